@@ -1,0 +1,1 @@
+"""Host tools for dealerbutton: emulator, deploy, monitor and simulate."""
