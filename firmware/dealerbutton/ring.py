@@ -1,0 +1,342 @@
+"""LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
+
+The app writes one byte per seat into ``ring.marks`` after every table event; the
+board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
+render() only writes into buffers made in __init__, so it never allocates.
+
+Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
+LEDs than things to show, the first ones win, one LED each):
+
+    1. the dealer button (white; dim white when dead: on an empty or away seat)
+    2. the big blind (orange)       3. the small blind (sky blue)
+    4. first to act (bluish green)  5. the seat's status, when it is not just "active"
+       (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow)
+
+An active seat without a role glows faint white; an empty seat is dark.  The whole
+arc of the seat that acts first breathes (a slow pulse), so "first to act" survives
+even on a single LED.  Arcs of 4 LEDs or more keep their last LED dark as a gap.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from dealerbutton.ticks import ticks_diff
+
+# Seat marks: status in the low 3 bits, roles OR'ed in.
+EMPTY = const(0)
+ACTIVE = const(1)
+AWAY = const(2)
+WAIT_BB = const(3)  # waiting for the big blind
+WAIT_POST = const(4)  # waiting, will post / owes a post
+STATUS_MASK = const(0x07)
+BUTTON = const(0x08)
+SB = const(0x10)
+BB = const(0x20)
+FIRST = const(0x40)  # first to act before the flop
+
+# Modes.
+NORMAL = const(0)
+DRAW = const(1)  # before the first hand: press a seat to put the button there
+ERROR = const(2)  # the configuration was refused
+
+# Palette roles, in the order of ROLES / DEFAULT_PALETTE.
+_BUTTON = const(0)
+_SB = const(1)
+_BB = const(2)
+_FIRST = const(3)
+_ACTIVE = const(4)
+_AWAY = const(5)
+_WAIT_BB = const(6)
+_WAIT_POST = const(7)
+_OK = const(8)
+_REFUSED = const(9)
+_DRAW = const(10)
+_ERROR = const(11)
+_NONE = const(255)
+
+ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",
+         "ok", "refused", "draw", "error")
+# Okabe-Ito hues (safe for the common colour-blindnesses) plus white; no meaning
+# rests on hue alone: brightness and animation differ too (see the README).
+DEFAULT_PALETTE = ("FFFFFF", "56B4E9", "E69F00", "009E73", "FFFFFF", "0072B2", "CC79A7",
+                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00")
+
+_HEX = "0123456789abcdefABCDEF"
+
+
+def palette_errors(palette):
+    """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
+    strings in a fixed order; empty when it is fine."""
+    if palette is None:
+        return []
+    if not isinstance(palette, dict):
+        return ["palette: must be an object of role -> \"RRGGBB\""]
+    errors = []
+    for role in sorted(palette):
+        value = palette[role]
+        if role not in ROLES:
+            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(ROLES)))
+        elif not isinstance(value, str) or len(value) != 6 or any(c not in _HEX for c in value):
+            errors.append("palette.%s: %r is not a colour \"RRGGBB\"" % (role, value))
+    return errors
+
+
+def estimate_ma(buf):
+    """Current drawn by a frame (RGB bytes per LED), WLED's model: about 55 mA per LED at
+    full white, scaled by R+G+B over 765, plus 1 mA idle per LED."""
+    total = 0
+    for v in buf:
+        total += v
+    return total * 55 // 765 + len(buf) // 3
+
+
+class Ring:
+    # Levels (0..255) each thing is drawn at, before the brightness setting.
+    level_role = 255  # button, blinds, first to act: full
+    level_dead = 72  # a dead button
+    level_active = 32  # somebody sits here, nothing else to say
+    level_away = 112
+    level_wait = 128  # waiting for the big blind (steady)
+    level_post_on = 255  # owes a post: blinks between these two
+    level_post_off = 40
+    post_blink_ms = 1000  # one blink per second, on for the first half
+    pulse_ms = 2000  # first to act: one breath every 2 s ...
+    pulse_low = 40  # ... between this level and full
+    flash_ok_ms = 250  # accepted press: one bright flash
+    flash_refused_ms = 120  # refused press: on, off, on, off of this length each
+    chase_turn_ms = 2000  # DRAW mode: one turn of the ring
+    error_blink_ms = 500
+    level_error = 192
+
+    def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
+                 palette=None):
+        if not 2 <= seats <= 12:
+            raise ValueError("seats: %d is not in 2..12" % seats)
+        if leds < seats:
+            raise ValueError("leds: %d LEDs cannot show %d seats" % (leds, seats))
+        if not 0 <= brightness <= 255:
+            raise ValueError("brightness: %d is not in 0..255" % brightness)
+        if budget_ma <= leds:
+            raise ValueError("budget_ma: %d mA is not even the idle current of %d LEDs"
+                             % (budget_ma, leds))
+        self.leds = leds
+        self.seats = seats
+        self.offset = offset % leds
+        self.reverse = bool(reverse)
+        self.brightness = brightness
+        self.budget_ma = budget_ma
+        self.marks = bytearray(seats + 1)
+        self.mode = NORMAL
+        self.buf = bytearray(3 * leds)
+        self.ma = 0  # estimated current of the last frame
+        # Logical LED k (counted from seat 1's first LED, in seat order) -> LED on the strip.
+        step = -1 if self.reverse else 1
+        self._phys = [(self.offset + step * k) % leds for k in range(leds)]
+        self._start = [s * leds // seats for s in range(seats + 1)]
+        self._pal = bytearray(3 * len(ROLES))
+        self._things = bytearray(5)
+        self._levels = bytearray(5)
+        self._flash_seat = -1
+        self._flash_ok = True
+        self._flash_at = 0
+        self.set_palette(palette)
+
+    # -- configuration (not on the frame path) --------------------------------------
+    def set_palette(self, palette=None):
+        """Default palette, overridden per role by a dict of role -> "RRGGBB"."""
+        errors = palette_errors(palette)
+        if errors:
+            raise ValueError("; ".join(errors))
+        for i in range(len(ROLES)):
+            value = DEFAULT_PALETTE[i]
+            if palette and ROLES[i] in palette:
+                value = palette[ROLES[i]]
+            rgb = int(value, 16)
+            self._pal[3 * i] = rgb >> 16
+            self._pal[3 * i + 1] = (rgb >> 8) & 0xFF
+            self._pal[3 * i + 2] = rgb & 0xFF
+
+    def arc(self, seat):
+        """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
+        if seat == 0:
+            return [self._phys[k] for k in range(self.leds)]
+        return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
+
+    # -- events -----------------------------------------------------------------------
+    def flash(self, seat, ok, now_ms):
+        """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
+        flash when accepted, a double blink in the warning colour when refused."""
+        if not 0 <= seat <= self.seats:
+            raise ValueError("seat %d: no such seat" % seat)
+        self._flash_seat = seat
+        self._flash_ok = bool(ok)
+        self._flash_at = now_ms
+
+    @property
+    def flashing(self):
+        return self._flash_seat >= 0
+
+    # -- the frame ------------------------------------------------------------------
+    def render(self, now_ms):
+        buf = self.buf
+        for i in range(len(buf)):
+            buf[i] = 0
+        if self.mode == ERROR:
+            phase = (now_ms // self.error_blink_ms) & 1
+            for k in range(self.leds):
+                if (k + phase) & 1 == 0:
+                    self._put(k, _ERROR, self.level_error)
+        else:
+            for seat in range(1, self.seats + 1):
+                self._seat(seat, now_ms)
+            if self.mode == DRAW:
+                self._chase(now_ms)
+        if self._flash_seat >= 0:
+            self._flash(now_ms)
+        self._limit()
+        return buf
+
+    def _put(self, k, role, level):
+        p = 3 * self._phys[k]
+        r = 3 * role
+        pal = self._pal
+        buf = self.buf
+        buf[p] = pal[r] * level // 255
+        buf[p + 1] = pal[r + 1] * level // 255
+        buf[p + 2] = pal[r + 2] * level // 255
+
+    def _seat(self, seat, now_ms):
+        mark = self.marks[seat]
+        status = mark & STATUS_MASK
+        things = self._things
+        levels = self._levels
+        n = 0
+        if mark & BUTTON:
+            things[n] = _BUTTON
+            levels[n] = self.level_dead if status == EMPTY or status == AWAY else self.level_role
+            n += 1
+        if mark & BB:
+            things[n] = _BB
+            levels[n] = self.level_role
+            n += 1
+        if mark & SB:
+            things[n] = _SB
+            levels[n] = self.level_role
+            n += 1
+        if mark & FIRST:
+            things[n] = _FIRST
+            levels[n] = self.level_role
+            n += 1
+        if status == AWAY:
+            things[n] = _AWAY
+            levels[n] = self.level_away
+            n += 1
+        elif status == WAIT_BB:
+            things[n] = _WAIT_BB
+            levels[n] = self.level_wait
+            n += 1
+        elif status == WAIT_POST:
+            things[n] = _WAIT_POST
+            on = now_ms % self.post_blink_ms < self.post_blink_ms // 2
+            levels[n] = self.level_post_on if on else self.level_post_off
+            n += 1
+        elif status == ACTIVE and n == 0:
+            things[n] = _ACTIVE
+            levels[n] = self.level_active
+            n += 1
+        if n == 0:
+            return
+        if mark & FIRST:
+            # Breathe: a triangle wave between pulse_low and full.
+            half = self.pulse_ms // 2
+            t = now_ms % self.pulse_ms
+            if t >= half:
+                t = self.pulse_ms - t
+            pulse = self.pulse_low + (255 - self.pulse_low) * t // half
+            for j in range(n):
+                levels[j] = levels[j] * pulse // 255
+        start = self._start[seat - 1]
+        size = self._start[seat] - start
+        if size >= 4:
+            size -= 1  # a dark gap before the next seat
+        if n > size:
+            for j in range(size):
+                self._put(start + j, things[j], levels[j])
+            return
+        each = size // n
+        extra = size % n
+        k = start
+        for j in range(n):
+            count = each + 1 if j < extra else each
+            for _ in range(count):
+                self._put(k, things[j], levels[j])
+                k += 1
+
+    def _chase(self, now_ms):
+        leds = self.leds
+        step = self.chase_turn_ms // leds
+        if step < 1:
+            step = 1
+        head = (now_ms // step) % leds
+        self._put(head, _DRAW, 255)
+        self._put((head - 1) % leds, _DRAW, 96)
+        self._put((head - 2) % leds, _DRAW, 32)
+
+    def _flash(self, now_ms):
+        age = ticks_diff(now_ms, self._flash_at)
+        if age < 0:
+            age = 0
+        if self._flash_ok:
+            if age >= self.flash_ok_ms:
+                self._flash_seat = -1
+                return
+            role = _OK
+            on = True
+        else:
+            if age >= 4 * self.flash_refused_ms:
+                self._flash_seat = -1
+                return
+            role = _REFUSED
+            on = (age // self.flash_refused_ms) & 1 == 0
+        seat = self._flash_seat
+        if seat == 0:
+            first = 0
+            last = self.leds
+        else:
+            first = self._start[seat - 1]
+            last = self._start[seat]
+        for k in range(first, last):
+            if on:
+                self._put(k, role, 255)
+            else:
+                self._put(k, role, 0)
+
+    def _limit(self):
+        """Apply the brightness, then scale the frame down to the current budget."""
+        buf = self.buf
+        bright = self.brightness
+        if bright > 255:
+            bright = 255
+        elif bright < 0:
+            bright = 0
+        total = 0
+        for i in range(len(buf)):
+            v = buf[i] * bright // 255
+            buf[i] = v
+            total += v
+        leds = self.leds
+        ma = total * 55 // 765 + leds
+        if ma > self.budget_ma:
+            # The largest R+G+B sum over all LEDs that stays within budget.
+            cap = (self.budget_ma - leds) * 765 // 55
+            scale = cap * 256 // total
+            total = 0
+            for i in range(len(buf)):
+                v = buf[i] * scale >> 8
+                buf[i] = v
+                total += v
+            ma = total * 55 // 765 + leds
+        self.ma = ma
