@@ -1,0 +1,255 @@
+"""Button decoder and tick maths with a fake clock: clean, bouncing, chattering, stuck
+buttons and the ticks wrap-around (runs on CPython and MicroPython)."""
+import mptest
+
+from dealerbutton import buttons
+from dealerbutton.buttons import LONG, NONE, RELEASED, SHORT, STUCK, Button
+from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
+
+PERIOD = TICKS_MAX + 1
+
+
+class Lcg:
+    """A tiny deterministic random source (the same numbers on both runtimes)."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def drive(b, segments, t0=0, step=1):
+    """Poll b every `step` ms through segments of (pressed, duration_ms); return the
+    events as (event, ms since the start)."""
+    events = []
+    t = 0
+    for level, duration in segments:
+        end = t + duration
+        while t < end:
+            ev = b.update(level, ticks_add(t0, t))
+            if ev != NONE:
+                events.append((ev, t))
+            t += step
+    return events
+
+
+def kinds(events):
+    return [e for e, _ in events]
+
+
+def bounce(rng, max_ms, end_level):
+    """A burst of random toggles lasting at most max_ms, ending with the level before
+    end_level (the caller appends end_level)."""
+    segs = []
+    total = 0
+    level = end_level
+    limit = 1 + rng.below(max_ms)
+    while total < limit:
+        d = 1 + rng.below(3)
+        segs.append((level, d))
+        total += d
+        level = not level
+    return segs
+
+
+def test_ticks_diff_and_add_match_modular_arithmetic():
+    rng = Lcg(7)
+    for _ in range(3000):
+        a = (rng.below(1 << 15) << 15) | rng.below(1 << 15)
+        d = ((rng.below(1 << 14) << 15) | rng.below(1 << 15)) - (1 << 28)
+        b = (a + d) % PERIOD
+        assert ticks_add(a, d) == b, (a, d)
+        assert ticks_diff(b, a) == d, (a, d)
+
+
+def test_ticks_wrap_edges():
+    assert ticks_add(TICKS_MAX, 1) == 0
+    assert ticks_add(0, -1) == TICKS_MAX
+    assert ticks_diff(0, TICKS_MAX) == 1
+    assert ticks_diff(TICKS_MAX, 0) == -1
+    assert ticks_diff(5, 5) == 0
+    assert ticks_diff(1 << 29, 0) == -(1 << 29)
+    assert ticks_diff((1 << 29) - 1, 0) == (1 << 29) - 1
+
+
+def test_clean_short_press():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 200), (False, 200)])
+    # The release counts once stable for debounce_ms: 300 + 50.
+    assert ev == [(SHORT, 350)], ev
+
+
+def test_clean_long_press_fires_once_and_release_is_silent():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 2500), (False, 200)])
+    # Timed from when the input settled low (100), not from the debounce decision.
+    assert ev == [(LONG, 1100)], ev
+
+
+def test_short_long_boundary():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 990), (False, 200)])
+    assert kinds(ev) == [SHORT], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 1010), (False, 200)])
+    assert kinds(ev) == [LONG], ev
+
+
+def test_tap_shorter_than_debounce_is_ignored():
+    b = Button()
+    assert drive(b, [(False, 100), (True, 30), (False, 300)]) == []
+    assert not b.pressed
+
+
+def test_bounce_bursts_up_to_10ms_give_one_event_per_press():
+    rng = Lcg(2024)
+    b = Button()
+    segs = [(False, 100)]
+    expected = []
+    for i in range(60):
+        hold = 80 + rng.below(700) if i % 3 else 1200 + rng.below(3000)
+        segs += bounce(rng, 10, True) + [(True, hold)]
+        segs += bounce(rng, 10, False) + [(False, 100 + rng.below(400))]
+        expected.append(SHORT if hold < 900 else LONG)
+    ev = drive(b, segs)
+    assert kinds(ev) == expected, (kinds(ev), expected)
+
+
+def test_a_150ms_bounce_outlier_still_one_press():
+    rng = Lcg(99)
+    b = Button()
+    segs = [(False, 100)]
+    # A dirty contact: toggling every 1..3 ms for about 150 ms before settling.
+    t = 0
+    level = True
+    while t < 150:
+        d = 1 + rng.below(3)
+        segs.append((level, d))
+        level = not level
+        t += d
+    segs += [(True, 300)] + bounce(rng, 10, False) + [(False, 300)]
+    ev = drive(b, segs)
+    assert kinds(ev) == [SHORT], ev
+    # The same outlier at the release of a long hold: one LONG, nothing more.
+    b = Button()
+    segs = [(False, 100), (True, 1500)]
+    level = False
+    t = 0
+    while t < 150:
+        d = 1 + rng.below(3)
+        segs.append((level, d))
+        level = not level
+        t += d
+    segs.append((False, 300))
+    ev = drive(b, segs)
+    assert kinds(ev) == [LONG], ev
+
+
+def test_chattering_input_gives_no_event():
+    rng = Lcg(5)
+    b = Button()
+    segs = [(False, 100)]
+    level = True
+    for _ in range(2000):  # toggles every 1..40 ms (never 50 ms stable) for ~40 s
+        segs.append((level, 1 + rng.below(40)))
+        level = not level
+    segs.append((False, 300))
+    assert drive(b, segs) == []
+    assert not b.stuck
+
+
+def test_release_glitch_during_a_hold_is_ignored():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 500), (False, 20), (True, 1000), (False, 200)])
+    assert ev == [(LONG, 1100)], ev
+
+
+def test_hold_of_40s_latches_stuck_once_then_recovers():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 40000)], step=5)
+    # LONG at 1 s (nobody can tell a stuck button yet), STUCK once at 30 s.
+    assert ev == [(LONG, 1100), (STUCK, 30100)], ev
+    assert b.stuck
+    ev = drive(b, [(False, 300)], t0=40100, step=5)
+    assert ev == [(RELEASED, 50)], ev
+    assert not b.stuck
+    # Works normally again.
+    ev = drive(b, [(True, 200), (False, 200)], t0=40400)
+    assert kinds(ev) == [SHORT], ev
+
+
+def test_button_held_at_power_up_never_gives_short_or_long():
+    b = Button()
+    ev = drive(b, [(True, 40000), (False, 300)], step=5)
+    assert kinds(ev) == [STUCK, RELEASED], ev
+    b = Button()
+    ev = drive(b, [(True, 2000), (False, 300)])
+    assert ev == [], ev
+    ev = drive(b, [(True, 200), (False, 200)], t0=2300)
+    assert kinds(ev) == [SHORT], ev
+
+
+def test_presses_across_the_ticks_wrap():
+    start = PERIOD - 700
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 400), (False, 200), (True, 1500), (False, 200)],
+               t0=start)
+    assert ev == [(SHORT, 550), (LONG, 1700)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 40000), (False, 200)], t0=PERIOD - 20000, step=5)
+    assert kinds(ev) == [LONG, STUCK, RELEASED], ev
+
+
+def test_sparse_polling_every_10ms():
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 100), (True, 1300), (False, 100)], step=10)
+    assert kinds(ev) == [SHORT, LONG], ev
+
+
+def test_tunables_as_arguments_and_class_attributes():
+    b = Button(debounce_ms=20, long_ms=500, stuck_ms=3000)
+    ev = drive(b, [(False, 100), (True, 600), (False, 100)])
+    assert ev == [(LONG, 600)], ev
+
+    class Quick(Button):
+        debounce_ms = 10
+        long_ms = 300
+
+    q = Quick()
+    assert q.stuck_ms == 30000
+    ev = drive(q, [(False, 100), (True, 250), (False, 100)])
+    assert ev == [(SHORT, 360)], ev
+    assert Button.debounce_ms == 50 and Button.long_ms == 1000 and Button.stuck_ms == 30000
+
+
+def test_event_names():
+    assert buttons.EVENT_NAMES[SHORT] == "short"
+    assert buttons.EVENT_NAMES[RELEASED] == "released"
+    assert (NONE, SHORT, LONG, STUCK, RELEASED) == (0, 1, 2, 3, 4)
+
+
+def test_update_allocates_nothing():
+    import gc
+
+    b = Button()
+    b.update(False, 0)
+    if not hasattr(gc, "mem_alloc"):
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        t = 1
+        while t < 3000:
+            b.update(t > 100 and t < 2500, t)
+            t += 1
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert after == before, after - before
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
