@@ -1,0 +1,258 @@
+"""The board's configuration (config.json): defaults, validation, and its JSON form."""
+
+import json
+
+from dealerbutton.ring import ROLES
+
+RULES = ("dead", "moving", "simple")
+DIRECTIONS = ("cw", "ccw")
+# Colour orders a WS2812-type strip may use (the order its bytes go down the wire).
+ORDERS = ("GRB", "RGB", "BRG", "BGR", "RBG", "GBR")
+MAX_GPIO = 29        # rp2040: GP0..GP29
+MAX_LEDS = 300
+MAX_BUDGET_MA = 5000
+MIN_BUDGET_MA = 50
+
+# The fields of config.json, in the order the `config` command prints them.
+FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
+          "rules", "stakes", "palette", "color_order")
+PIN_FIELDS = ("led", "next", "seats")
+
+
+def defaults():
+    """A fresh copy of the default configuration (pins as in hardware/pins.json)."""
+    return {
+        "seats": 9,
+        "leds": 24,
+        "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]},
+        "offset": 0,
+        "direction": "cw",
+        "brightness": 128,
+        "budget_ma": 400,
+        "rules": "dead",
+        "stakes": [10, 20],
+        "palette": {},
+        "color_order": "GRB",
+    }
+
+
+DEFAULTS = defaults()
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_in(errors, name, v, lo, hi):
+    if not _is_int(v):
+        errors.append("%s: must be a whole number, not %s" % (name, _show(v)))
+        return False
+    if v < lo or v > hi:
+        errors.append("%s: %d is out of range %d..%d" % (name, v, lo, hi))
+        return False
+    return True
+
+
+def _one_of(errors, name, v, allowed):
+    if v in allowed and isinstance(v, str):
+        return True
+    errors.append("%s: must be one of %s, not %s" % (name, ", ".join(allowed), _show(v)))
+    return False
+
+
+def _show(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return '"%s"' % v if len(v) <= 20 else '"%s..."' % v[:20]
+    if _is_int(v):
+        return str(v)
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return "a " + type(v).__name__
+
+
+def _hex_colour(v):
+    if not isinstance(v, str) or len(v) != 6:
+        return False
+    for c in v:
+        if c not in "0123456789abcdefABCDEF":
+            return False
+    return True
+
+
+def validate(d):
+    """Check a parsed config.json. Returns (config, errors): config is complete (missing
+    fields take their defaults, and so does every field found bad, so that the caller can
+    still use the good ones, e.g. the LED pin to show the error), errors lists every
+    problem as "field: problem"; the config is usable only when errors is empty."""
+    cfg = defaults()
+    errors = []
+    if not isinstance(d, dict):
+        errors.append("config: must be a JSON object {...}, not %s" % _show(d))
+        return cfg, errors
+    for key in sorted(d):
+        if key not in FIELDS:
+            errors.append("%s: unknown field (known: %s)" % (key, ", ".join(FIELDS)))
+
+    def take(name, ok):
+        if name in d and ok:
+            cfg[name] = d[name]
+
+    take("seats", "seats" in d and _int_in(errors, "seats", d["seats"], 2, 12))
+    take("leds", "leds" in d and _int_in(errors, "leds", d["leds"], 2, MAX_LEDS))
+    if cfg["leds"] < cfg["seats"]:
+        errors.append("leds: %d LEDs for %d seats: the ring needs at least one LED per seat"
+                      % (cfg["leds"], cfg["seats"]))
+    take("offset", "offset" in d and _int_in(errors, "offset", d["offset"], 0, cfg["leds"] - 1))
+    if "direction" in d:
+        take("direction", _one_of(errors, "direction", d["direction"], DIRECTIONS))
+    take("brightness", "brightness" in d
+         and _int_in(errors, "brightness", d["brightness"], 1, 255))
+    take("budget_ma", "budget_ma" in d
+         and _int_in(errors, "budget_ma", d["budget_ma"], MIN_BUDGET_MA, MAX_BUDGET_MA))
+    if cfg["budget_ma"] <= cfg["leds"]:
+        errors.append("budget_ma: %d mA is not even the idle current of %d LEDs (1 mA each)"
+                      % (cfg["budget_ma"], cfg["leds"]))
+    if "rules" in d:
+        take("rules", _one_of(errors, "rules", d["rules"], RULES))
+    if "color_order" in d:
+        take("color_order", _one_of(errors, "color_order", d["color_order"], ORDERS))
+    if "stakes" in d:
+        take("stakes", _check_stakes(errors, d["stakes"]))
+    if "palette" in d:
+        take("palette", _check_palette(errors, d["palette"]))
+    if "pins" in d:
+        pins = _check_pins(errors, d["pins"], cfg["seats"])
+        if pins is not None:
+            cfg["pins"] = pins
+    elif "seats" in d:
+        _check_seat_pins(errors, cfg["pins"], cfg["seats"])
+    return cfg, errors
+
+
+def _check_stakes(errors, v):
+    if not isinstance(v, list) or len(v) != 2:
+        errors.append("stakes: must be [small blind, big blind], e.g. [10, 20], not %s" % _show(v))
+        return False
+    ok = _int_in(errors, "stakes[0]", v[0], 1, 1000000)
+    ok = _int_in(errors, "stakes[1]", v[1], 1, 1000000) and ok
+    if ok and v[0] > v[1]:
+        errors.append("stakes: the small blind %d is bigger than the big blind %d" % (v[0], v[1]))
+        ok = False
+    return ok
+
+
+def _check_palette(errors, v):
+    if not isinstance(v, dict):
+        errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % _show(v))
+        return False
+    ok = True
+    for role in sorted(v):
+        if role not in ROLES:
+            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(ROLES)))
+            ok = False
+        elif not _hex_colour(v[role]):
+            errors.append('palette.%s: must be a colour "RRGGBB" in hex, not %s'
+                          % (role, _show(v[role])))
+            ok = False
+    return ok
+
+
+def _check_pins(errors, v, seats):
+    if not isinstance(v, dict):
+        errors.append('pins: must be an object {"led": .., "next": .., "seats": [..]}, not %s'
+                      % _show(v))
+        return None
+    pins = defaults()["pins"]
+    bad = False
+    for key in sorted(v):
+        if key not in PIN_FIELDS:
+            errors.append("pins.%s: unknown field (known: %s)" % (key, ", ".join(PIN_FIELDS)))
+            bad = True
+    for key in ("led", "next"):
+        if key in v:
+            if _int_in(errors, "pins." + key, v[key], 0, MAX_GPIO):
+                pins[key] = v[key]
+            else:
+                bad = True
+    if "seats" in v:
+        s = v["seats"]
+        if not isinstance(s, list):
+            errors.append("pins.seats: must be a list of GPIO numbers, not %s" % _show(s))
+            bad = True
+        else:
+            good = True
+            for i in range(len(s)):
+                if not _int_in(errors, "pins.seats[%d]" % i, s[i], 0, MAX_GPIO):
+                    good = False
+            if good:
+                pins["seats"] = list(s)
+            else:
+                bad = True
+    if not _check_seat_pins(errors, pins, seats):
+        bad = True
+    if bad:
+        return None
+    return pins
+
+
+def _check_seat_pins(errors, pins, seats):
+    """Enough seat pins, and no GPIO used twice among the pins in use."""
+    ok = True
+    if len(pins["seats"]) < seats:
+        errors.append("pins.seats: %d pins for %d seats: one pin per seat is needed"
+                      % (len(pins["seats"]), seats))
+        ok = False
+    used = [("pins.led", pins["led"]), ("pins.next", pins["next"])]
+    for i in range(min(seats, len(pins["seats"]))):
+        used.append(("pins.seats[%d]" % i, pins["seats"][i]))
+    for i in range(len(used)):
+        for j in range(i):
+            if used[i][1] == used[j][1]:
+                errors.append("%s: GPIO %d is already used by %s"
+                              % (used[i][0], used[i][1], used[j][0]))
+                ok = False
+    return ok
+
+
+def load_text(text, name="config.json"):
+    """Parse and validate the text of a config.json: (config, errors)."""
+    try:
+        d = json.loads(text)
+    except ValueError as exc:
+        cfg = defaults()
+        return cfg, ["%s: malformed JSON (%s)" % (name, exc)]
+    return validate(d)
+
+
+def message(errors, name="config.json"):
+    """Every problem in one line, for the serial console."""
+    return "%s rejected (%d problem%s): %s" % (
+        name, len(errors), "" if len(errors) == 1 else "s", "; ".join(errors))
+
+
+def to_json(cfg):
+    """The configuration as compact JSON with the keys in a fixed order."""
+    parts = []
+    for key in FIELDS:
+        v = cfg[key]
+        if key == "pins":
+            s = '{"led":%d,"next":%d,"seats":[%s]}' % (
+                v["led"], v["next"], ",".join([str(p) for p in v["seats"]]))
+        elif key == "stakes":
+            s = "[%d,%d]" % (v[0], v[1])
+        elif key == "palette":
+            s = "{%s}" % ",".join(['"%s":"%s"' % (r, v[r]) for r in sorted(v)])
+        elif isinstance(v, str):
+            s = '"%s"' % v
+        else:
+            s = str(v)
+        parts.append('"%s":%s' % (key, s))
+    return "{" + ",".join(parts) + "}"

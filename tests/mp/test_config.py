@@ -1,0 +1,156 @@
+"""config.json: defaults, and every kind of bad config refused with the field named."""
+import json
+
+import mptest
+from dealerbutton import config
+
+
+def errors_of(d):
+    cfg, errors = config.validate(d)
+    return errors
+
+
+def fields(errors):
+    return [e.split(":")[0] for e in errors]
+
+
+def test_defaults_are_valid_and_match_the_pin_map():
+    cfg, errors = config.validate({})
+    assert errors == [], errors
+    assert cfg["seats"] == 9 and cfg["leds"] == 24
+    assert cfg["pins"] == {"led": 16, "next": 15,
+                           "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]}
+    assert cfg["budget_ma"] == 400 and cfg["rules"] == "dead" and cfg["stakes"] == [10, 20]
+    assert cfg["direction"] == "cw" and cfg["offset"] == 0 and cfg["palette"] == {}
+    assert cfg["color_order"] == "GRB"
+
+
+def test_defaults_are_a_fresh_copy():
+    a = config.defaults()
+    a["pins"]["seats"].append(99)
+    assert len(config.defaults()["pins"]["seats"]) == 12
+    assert len(config.DEFAULTS["pins"]["seats"]) == 12
+
+
+def test_partial_config_takes_defaults_for_the_rest():
+    cfg, errors = config.validate({"seats": 6, "rules": "moving", "stakes": [25, 50]})
+    assert errors == []
+    assert cfg["seats"] == 6 and cfg["rules"] == "moving" and cfg["stakes"] == [25, 50]
+    assert cfg["leds"] == 24
+
+
+def test_malformed_json_is_refused():
+    cfg, errors = config.load_text('{"seats": 9,')
+    assert len(errors) == 1
+    assert errors[0].startswith("config.json: malformed JSON"), errors
+    assert cfg == config.defaults()
+
+
+def test_not_an_object():
+    assert fields(errors_of([1, 2])) == ["config"]
+    assert fields(config.load_text("42")[1]) == ["config"]
+
+
+def test_wrong_types_name_the_field():
+    errs = errors_of({"seats": "9", "leds": 24.0, "offset": True, "direction": 1,
+                      "brightness": None, "budget_ma": [400], "rules": 3, "stakes": "10/20",
+                      "palette": [], "color_order": 0})
+    assert sorted(fields(errs)) == sorted(["seats", "leds", "offset", "direction", "brightness",
+                                           "budget_ma", "rules", "stakes", "palette",
+                                           "color_order"]), errs
+
+
+def test_out_of_range():
+    assert fields(errors_of({"seats": 1})) == ["seats"]
+    assert fields(errors_of({"seats": 13})) == ["seats"]
+    assert fields(errors_of({"leds": 1})) == ["leds"]
+    assert fields(errors_of({"offset": 24})) == ["offset"]
+    assert fields(errors_of({"offset": -1})) == ["offset"]
+    assert fields(errors_of({"brightness": 256})) == ["brightness"]
+    assert fields(errors_of({"budget_ma": 10})) == ["budget_ma"]
+    assert fields(errors_of({"stakes": [20, 10]})) == ["stakes"]
+    assert fields(errors_of({"stakes": [0, 10]})) == ["stakes[0]"]
+    assert fields(errors_of({"pins": {"led": 30}})) == ["pins.led"]
+    assert "out of range" in errors_of({"seats": 13})[0]
+
+
+def test_bad_choices():
+    assert fields(errors_of({"rules": "fast"})) == ["rules"]
+    assert fields(errors_of({"direction": "left"})) == ["direction"]
+    assert fields(errors_of({"color_order": "GRBX"})) == ["color_order"]
+    assert "dead, moving, simple" in errors_of({"rules": "fast"})[0]
+
+
+def test_more_seats_than_leds():
+    errs = errors_of({"seats": 12, "leds": 10})
+    assert fields(errs) == ["leds"], errs
+    assert "12 seats" in errs[0]
+
+
+def test_budget_below_the_idle_current():
+    errs = errors_of({"leds": 120, "budget_ma": 100})
+    assert fields(errs) == ["budget_ma"], errs
+
+
+def test_pins_used_twice():
+    errs = errors_of({"pins": {"led": 16, "next": 2}})
+    assert fields(errs) == ["pins.seats[0]"], errs
+    assert "GPIO 2" in errs[0] and "pins.next" in errs[0]
+    errs = errors_of({"pins": {"seats": [2, 3, 2, 5, 6, 7, 8, 9, 10]}})
+    assert fields(errs) == ["pins.seats[2]"], errs
+
+
+def test_only_the_seats_in_use_need_distinct_pins():
+    # seat pins past `seats` are not used: a clash there is fine
+    cfg, errors = config.validate({"seats": 2, "pins": {"seats": [2, 3, 16, 16]}})
+    assert errors == [], errors
+
+
+def test_too_few_seat_pins():
+    errs = errors_of({"seats": 10, "pins": {"seats": [2, 3, 4]}})
+    assert fields(errs) == ["pins.seats"], errs
+    errs = errors_of({"pins": {"seats": [2, "x", 4, 5, 6, 7, 8, 9, 10]}})
+    assert fields(errs) == ["pins.seats[1]"], errs
+
+
+def test_unknown_keys():
+    errs = errors_of({"seat": 9, "pins": {"led": 16, "button": 3}})
+    assert sorted(fields(errs)) == ["pins.button", "seat"], errs
+
+
+def test_palette():
+    cfg, errors = config.validate({"palette": {"button": "ffffff", "bb": "E69F00"}})
+    assert errors == []
+    assert cfg["palette"]["bb"] == "E69F00"
+    errs = errors_of({"palette": {"dealer": "ffffff", "sb": "blue", "bb": "12345"}})
+    assert fields(errs) == ["palette.bb", "palette.dealer", "palette.sb"], errs
+
+
+def test_every_problem_is_reported_at_once():
+    errs = errors_of({"seats": 0, "rules": "x", "brightness": 999, "extra": 1})
+    assert sorted(fields(errs)) == ["brightness", "extra", "rules", "seats"], errs
+    msg = config.message(errs)
+    assert msg.startswith("config.json rejected (4 problems): ")
+    for f in ("brightness", "extra", "rules", "seats"):
+        assert f in msg
+
+
+def test_bad_fields_fall_back_to_defaults_so_good_ones_stay_usable():
+    cfg, errors = config.validate({"seats": 99, "pins": {"led": 22}, "leds": 60})
+    assert fields(errors) == ["seats"]
+    assert cfg["seats"] == 9 and cfg["pins"]["led"] == 22 and cfg["leds"] == 60
+
+
+def test_to_json_fixed_order_round_trips():
+    cfg, errors = config.validate({"seats": 6, "palette": {"sb": "0000ff", "bb": "ff0000"}})
+    text = config.to_json(cfg)
+    assert text.startswith('{"seats":6,"leds":24,"pins":{"led":16,"next":15,"seats":[2,3,')
+    assert '"palette":{"bb":"ff0000","sb":"0000ff"}' in text
+    assert " " not in text
+    assert json.loads(text) == cfg
+    cfg2, errors2 = config.load_text(text)
+    assert errors2 == [] and cfg2 == cfg
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
