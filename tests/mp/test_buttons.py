@@ -1,7 +1,6 @@
 """Button decoder and tick maths with a fake clock: clean, bouncing, chattering, stuck
 buttons and the ticks wrap-around (runs on CPython and MicroPython)."""
 import mptest
-
 from dealerbutton import buttons
 from dealerbutton.buttons import LONG, NONE, RELEASED, SHORT, STUCK, Button
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff

@@ -1,0 +1,464 @@
+"""LED ring renderer: marks -> colours, mapping, priorities with few LEDs, flashes, modes,
+brightness, the current limit and no allocation per frame (CPython and MicroPython)."""
+import gc
+
+import mptest
+from dealerbutton import ring as R
+from dealerbutton.ring import (
+    ACTIVE,
+    AWAY,
+    BB,
+    BUTTON,
+    EMPTY,
+    FIRST,
+    SB,
+    WAIT_BB,
+    WAIT_POST,
+    Ring,
+    estimate_ma,
+)
+from dealerbutton.ticks import TICKS_MAX
+
+OFF = "000000"
+WHITE = "FFFFFF"
+SKY = "56B4E9"  # small blind
+ORANGE = "E69F00"  # big blind
+GREEN = "009E73"  # first to act (at the top of its pulse)
+VERMILLION = "D55E00"  # refused
+YELLOW = "F0E442"  # owes a post (blink on)
+# Levels of the default palette (brightness 255, no current limit):
+ACTIVE_C = "202020"  # white * 32 / 255
+DEAD_C = "484848"  # white * 72 / 255
+AWAY_C = "00324E"  # 0072B2 * 112 / 255
+WAIT_BB_C = "663C53"  # CC79A7 * 128 / 255
+POST_LOW = "25230A"  # F0E442 * 40 / 255
+PULSE_LOW_WHITE = "282828"  # white * 40 / 255 (first to act, bottom of the pulse)
+T_FULL = 1000  # pulse at its top, the owes-a-post blink on
+
+
+def leds(r):
+    b = r.buf
+    return [_hex(b, i) for i in range(r.leds)]
+
+
+def _hex(b, i):
+    return "%02X%02X%02X" % (b[3 * i], b[3 * i + 1], b[3 * i + 2])
+
+
+def open_ring(leds_, seats, marks=None, **kw):
+    kw.setdefault("brightness", 255)
+    kw.setdefault("budget_ma", 100000)
+    r = Ring(leds_, seats, **kw)
+    if marks:
+        for seat in marks:
+            r.marks[seat] = marks[seat]
+    return r
+
+
+NINE = {1: ACTIVE | BUTTON, 2: ACTIVE | SB, 3: ACTIVE | BB, 4: ACTIVE | FIRST, 5: AWAY,
+        6: WAIT_BB, 7: WAIT_POST, 8: EMPTY, 9: ACTIVE}
+
+
+def test_nine_seats_on_24_leds_every_status_and_role():
+    r = open_ring(24, 9, NINE)
+    r.render(T_FULL)
+    # Arcs of 2, 3, 3, 2, 3, 3, 2, 3, 3 LEDs (seat s starts at (s-1)*24//9).
+    assert leds(r) == [WHITE, WHITE, SKY, SKY, SKY, ORANGE, ORANGE, ORANGE, GREEN, GREEN,
+                       AWAY_C, AWAY_C, AWAY_C, WAIT_BB_C, WAIT_BB_C, WAIT_BB_C, YELLOW, YELLOW,
+                       OFF, OFF, OFF, ACTIVE_C, ACTIVE_C, ACTIVE_C], leds(r)
+
+
+def test_animations_first_to_act_breathes_owes_a_post_blinks_others_steady():
+    r = open_ring(24, 9, NINE)
+    r.render(0)
+    at0 = leds(r)
+    r.render(500)
+    at500 = leds(r)
+    r.render(T_FULL)
+    at1000 = leds(r)
+    # First to act (seat 4, LEDs 8-9): low, half-way, full.
+    assert at0[8] == "001812", at0[8]  # 009E73 * 40 / 255
+    assert at0[8] < at500[8] < at1000[8] == GREEN, (at0[8], at500[8])
+    # Owes a post (seat 7, LEDs 16-17): on in the first half second, low in the second.
+    assert at0[16] == YELLOW and at500[16] == POST_LOW and at1000[16] == YELLOW
+    # Everything else is steady.
+    for i in list(range(0, 8)) + list(range(10, 16)) + list(range(18, 24)):
+        assert at0[i] == at500[i] == at1000[i], i
+
+
+def test_waiting_for_bb_and_owing_a_post_are_distinct_in_colour_and_animation():
+    r = open_ring(24, 2, {1: WAIT_BB, 2: WAIT_POST})
+    for t in range(0, 2000, 100):
+        r.render(t)
+        assert leds(r)[0] == WAIT_BB_C
+    r2 = open_ring(24, 2, {1: WAIT_POST})
+    frames = {}
+    for t in range(0, 2000, 100):
+        r2.render(t)
+        frames[leds(r2)[0]] = 1
+    assert sorted(frames) == [POST_LOW, YELLOW], sorted(frames)
+    assert WAIT_BB_C not in frames
+
+
+def test_heads_up_on_12_seats_12_leds_priority_button_first():
+    # Button = SB = first to act (heads-up), one LED per seat.
+    r = open_ring(12, 12, {3: ACTIVE | BUTTON | SB | FIRST, 8: ACTIVE | BB})
+    r.render(T_FULL)
+    expect = [OFF] * 12
+    expect[2] = WHITE
+    expect[7] = ORANGE
+    assert leds(r) == expect, leds(r)
+    # The pulse still tells "first to act" on the single LED.
+    r.render(0)
+    assert leds(r)[2] == PULSE_LOW_WHITE, leds(r)[2]
+    assert leds(r)[7] == ORANGE
+
+
+def test_priority_order_with_one_led_per_seat():
+    cases = [
+        (ACTIVE | BUTTON | SB | BB | FIRST, WHITE),
+        (ACTIVE | SB | BB | FIRST, ORANGE),
+        (ACTIVE | SB | FIRST, SKY),
+        (ACTIVE | FIRST, GREEN),
+        (AWAY | BUTTON, DEAD_C),
+        (EMPTY | BUTTON, DEAD_C),
+        (AWAY, AWAY_C),
+        (WAIT_BB | SB, SKY),
+        (WAIT_POST, YELLOW),
+        (WAIT_BB, WAIT_BB_C),
+        (ACTIVE, ACTIVE_C),
+        (EMPTY, OFF),
+    ]
+    for mark, colour in cases:
+        r = open_ring(12, 12, {5: mark})
+        r.render(T_FULL)
+        assert leds(r)[4] == colour, (mark, leds(r)[4], colour)
+
+
+def test_split_arcs_with_room_show_roles_and_status_side_by_side():
+    # 6 seats on 24 LEDs: arcs of 4 = 3 lit + a dark gap.
+    r = open_ring(24, 6, {1: ACTIVE | BUTTON | FIRST, 2: ACTIVE | SB, 3: ACTIVE | BB,
+                          4: AWAY | BUTTON, 5: EMPTY | BUTTON, 6: WAIT_POST | SB})
+    r.render(T_FULL)
+    assert leds(r) == [WHITE, WHITE, GREEN, OFF,
+                       SKY, SKY, SKY, OFF,
+                       ORANGE, ORANGE, ORANGE, OFF,
+                       DEAD_C, DEAD_C, AWAY_C, OFF,
+                       DEAD_C, DEAD_C, DEAD_C, OFF,
+                       SKY, SKY, YELLOW, OFF], leds(r)
+
+
+def test_sixty_leds_ten_seats_and_uneven_arcs():
+    r = open_ring(60, 10, {1: ACTIVE | BUTTON, 2: ACTIVE | SB, 3: ACTIVE | BB, 10: ACTIVE})
+    r.render(T_FULL)
+    got = leds(r)
+    assert got[0:6] == [WHITE] * 5 + [OFF]
+    assert got[6:12] == [SKY] * 5 + [OFF]
+    assert got[12:18] == [ORANGE] * 5 + [OFF]
+    assert got[18:54] == [OFF] * 36
+    assert got[54:60] == [ACTIVE_C] * 5 + [OFF]
+    # 16 LEDs, 9 seats: arcs of 1 or 2, every seat keeps at least one LED.
+    r = open_ring(16, 9)
+    sizes = [len(r.arc(s)) for s in range(1, 10)]
+    assert sizes == [1, 2, 2, 2, 1, 2, 2, 2, 2], sizes
+    assert sorted(sum([r.arc(s) for s in range(1, 10)], [])) == list(range(16))
+
+
+def test_offset_and_reverse_mapping():
+    r = open_ring(24, 8, offset=5)
+    assert r.arc(1) == [5, 6, 7]
+    assert r.arc(8) == [2, 3, 4]
+    r = open_ring(24, 8, offset=5, reverse=True)
+    assert r.arc(1) == [5, 4, 3]
+    assert r.arc(2) == [2, 1, 0]
+    assert r.arc(8) == [8, 7, 6]
+    assert r.arc(0) == [(5 - k) % 24 for k in range(24)]
+    r.marks[1] = ACTIVE | BUTTON
+    r.marks[2] = ACTIVE | SB
+    r.marks[8] = ACTIVE | BB
+    r.render(T_FULL)
+    got = leds(r)
+    for i in range(24):
+        if i in (3, 4, 5):
+            assert got[i] == WHITE, (i, got[i])
+        elif i in (0, 1, 2):
+            assert got[i] == SKY, (i, got[i])
+        elif i in (6, 7, 8):
+            assert got[i] == ORANGE, (i, got[i])
+        else:
+            assert got[i] == OFF, (i, got[i])
+    # An offset past the ring wraps; a negative one counts back.
+    assert open_ring(24, 8, offset=29).arc(1) == [5, 6, 7]
+    assert open_ring(24, 8, offset=-1).arc(1) == [23, 0, 1]
+
+
+def test_flash_ok_is_one_bright_flash_on_the_seat_then_expires():
+    r = open_ring(24, 9, NINE)
+    ref = open_ring(24, 9, NINE)
+    r.flash(6, True, 5000)
+    for t in (5000, 5100, 5249):
+        r.render(t)
+        ref.render(t)
+        got = leds(r)
+        normal = leds(ref)
+        assert got[13:16] == [WHITE] * 3, (t, got[13:16])
+        assert got[:13] + got[16:] == normal[:13] + normal[16:]
+    assert r.flashing
+    r.render(5250)
+    ref.render(5250)
+    assert leds(r) == leds(ref)
+    assert not r.flashing
+
+
+def test_flash_refused_is_a_double_blink_in_the_warning_colour():
+    r = open_ring(24, 9, NINE)
+    r.render(T_FULL)
+    normal = leds(r)
+    r.flash(8, False, 1000)
+    states = []
+    for t in range(1000, 1600, 60):
+        r.render(t)
+        states.append(leds(r)[18])
+    # on (0-119), off (120-239), on (240-359), off (360-479), then back to normal (empty).
+    assert states == [VERMILLION, VERMILLION, OFF, OFF, VERMILLION, VERMILLION, OFF, OFF,
+                      OFF, OFF], states
+    r.render(T_FULL + 2000)
+    assert leds(r) == normal
+    assert not r.flashing
+    # Distinct from an accepted press on the same seat.
+    r.flash(8, True, 3000)
+    r.render(3000)
+    assert leds(r)[18] == WHITE
+
+
+def test_flash_on_seat_0_covers_the_whole_ring_and_survives_the_ticks_wrap():
+    r = open_ring(24, 9, NINE)
+    start = TICKS_MAX - 100
+    r.flash(0, True, start)
+    r.render(start)
+    assert leds(r) == [WHITE] * 24
+    r.render(100)  # 201 ms later, across the wrap
+    assert leds(r) == [WHITE] * 24
+    r.render(160)  # 261 ms later
+    assert WHITE not in leds(r)[2:]
+    assert not r.flashing
+
+
+def test_flash_of_an_unknown_seat_is_refused():
+    r = open_ring(24, 9)
+    for seat in (-1, 10):
+        try:
+            r.flash(seat, True, 0)
+        except ValueError as e:
+            assert "seat %d" % seat in str(e)
+        else:
+            raise AssertionError("seat %d accepted" % seat)
+
+
+def test_draw_mode_chases_around_the_ring_over_the_seats():
+    r = open_ring(24, 9, {1: ACTIVE, 5: ACTIVE})
+    r.mode = R.DRAW
+    step = 2000 // 24
+    heads = []
+    for i in range(30):
+        r.render(i * step)
+        got = leds(r)
+        lit = [k for k in range(24) if got[k] == GREEN]
+        assert len(lit) == 1, got
+        heads.append(lit[0])
+        tail = [k for k in range(24) if got[k] not in (GREEN, OFF, ACTIVE_C)]
+        assert tail == sorted([(lit[0] - 1) % 24, (lit[0] - 2) % 24]), (got, tail)
+    assert heads == [i % 24 for i in range(30)], heads
+    # The seated players still show where the chase is not.
+    r.render(12 * step)
+    assert leds(r)[0:2] == [ACTIVE_C, ACTIVE_C]
+    # A press gets its flash in DRAW mode too.
+    r.flash(3, True, 12 * step)
+    r.render(12 * step)
+    assert leds(r)[5:8] == [WHITE] * 3
+
+
+def test_error_mode_alternates_and_ignores_the_marks():
+    r = open_ring(24, 9, NINE)
+    r.mode = R.ERROR
+    r.render(0)
+    a = leds(r)
+    r.render(499)
+    assert leds(r) == a
+    r.render(500)
+    b = leds(r)
+    err = "A04600"  # D55E00 * 192 / 255
+    assert a == [err, OFF] * 12, a
+    assert b == [OFF, err] * 12, b
+    r.mode = R.NORMAL
+    r.render(T_FULL)
+    assert leds(r)[0] == WHITE
+
+
+def test_unknown_status_bits_are_dark():
+    r = open_ring(24, 3, {1: 5, 2: 6, 3: 7})
+    r.render(0)
+    assert leds(r) == [OFF] * 24
+
+
+def test_brightness_scales_every_channel():
+    r = open_ring(24, 9, NINE, brightness=128)
+    r.render(T_FULL)
+    full = open_ring(24, 9, NINE)
+    full.render(T_FULL)
+    for i in range(72):
+        assert r.buf[i] == full.buf[i] * 128 // 255, i
+    r.brightness = 0
+    r.render(T_FULL)
+    assert leds(r) == [OFF] * 24
+    assert r.ma == 24
+
+
+def test_palette_override_and_errors():
+    r = open_ring(24, 9, NINE, palette={"bb": "FF0000", "active": "00ff00"})
+    r.render(T_FULL)
+    got = leds(r)
+    assert got[5:8] == ["FF0000"] * 3
+    assert got[21] == "002000"
+    assert got[2] == SKY
+    assert R.palette_errors(None) == []
+    assert R.palette_errors({"bb": "FF0000"}) == []
+    errs = R.palette_errors({"zz": "FF0000", "bb": "red", "sb": "12345", "away": 7})
+    assert errs == [
+        "palette.away: 7 is not a colour \"RRGGBB\"",
+        "palette.bb: 'red' is not a colour \"RRGGBB\"",
+        "palette.sb: '12345' is not a colour \"RRGGBB\"",
+        "palette.zz: unknown role (known: button, sb, bb, first, active, away, wait_bb, "
+        "wait_post, ok, refused, draw, error)",
+    ], errs
+    assert R.palette_errors(["bb"]) == ["palette: must be an object of role -> \"RRGGBB\""]
+    try:
+        Ring(24, 9, palette={"bb": "red"})
+    except ValueError as e:
+        assert "palette.bb" in str(e)
+    else:
+        raise AssertionError("bad palette accepted")
+    assert len(R.ROLES) == len(R.DEFAULT_PALETTE)
+
+
+def test_constructor_refuses_bad_settings():
+    bad = [
+        ((24, 1), {}, "seats: 1"),
+        ((24, 13), {}, "seats: 13"),
+        ((8, 9), {}, "leds: 8"),
+        ((24, 9), {"brightness": 256}, "brightness: 256"),
+        ((24, 9), {"brightness": -1}, "brightness: -1"),
+        ((60, 9), {"budget_ma": 60}, "budget_ma: 60"),
+    ]
+    for args, kw, text in bad:
+        try:
+            Ring(*args, **kw)
+        except ValueError as e:
+            assert text in str(e), (str(e), text)
+        else:
+            raise AssertionError("accepted %r %r" % (args, kw))
+
+
+def test_estimate_ma_follows_the_wled_model():
+    assert estimate_ma(bytearray(3 * 24)) == 24
+    assert estimate_ma(bytearray([255, 255, 255])) == 56
+    assert estimate_ma(bytearray([255, 0, 0] * 10)) == 10 * 55 // 3 + 10
+    assert estimate_ma(bytearray([255] * 3 * 60)) == 60 * 55 + 60
+
+
+ALL_MARKS = [status | roles for status in (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST)
+             for roles in range(0, 0x80, 0x08)]
+
+
+def test_every_mark_on_2_to_12_seats_and_12_16_24_60_leds_stays_under_budget():
+    frames = 0
+    for leds_ in (12, 16, 24, 60):
+        for seats in range(2, 13):
+            if seats > leds_:
+                continue
+            for budget in (400, 150):
+                r = Ring(leds_, seats, brightness=255, budget_ma=budget)
+                for mark in ALL_MARKS:
+                    for seat in range(1, seats + 1):
+                        r.marks[seat] = mark
+                    for t in (0, 1000):
+                        r.render(t)
+                        frames += 1
+                        ma = estimate_ma(r.buf)
+                        assert ma <= budget, (leds_, seats, mark, t, ma)
+                        assert ma == r.ma
+    assert frames == 2 * 2 * 80 * 11 * 4
+
+
+def test_mixed_tables_flashes_and_modes_stay_under_budget():
+    x = 12345
+    for leds_ in (12, 16, 24, 60):
+        for seats in range(2, min(12, leds_) + 1):
+            r = Ring(leds_, seats, brightness=255)
+            for n in range(20):
+                for seat in range(1, seats + 1):
+                    x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                    r.marks[seat] = ALL_MARKS[(x >> 8) % len(ALL_MARKS)]
+                r.mode = (R.NORMAL, R.DRAW, R.ERROR)[n % 3]
+                r.flash(n % (seats + 1), n % 2 == 0, 0)
+                for t in (0, 130, 250, 700):
+                    r.render(t)
+                    assert estimate_ma(r.buf) <= 400, (leds_, seats, n, t)
+
+
+def test_limit_scales_down_only_when_needed_and_uses_the_budget():
+    # A full white ring of 60 LEDs would draw 3360 mA: scaled to just under 400.
+    r = Ring(60, 10, brightness=255, palette={"active": "FFFFFF"})
+    r.level_active = 255
+    for seat in range(1, 11):
+        r.marks[seat] = ACTIVE
+    r.render(0)
+    assert 380 <= r.ma <= 400, r.ma
+    lit = [r.buf[i] for i in range(180) if r.buf[i]]
+    assert min(lit) == max(lit), "the limit scales every LED alike"
+    # A dim frame under budget is left exactly as it is.
+    r2 = open_ring(60, 10, {1: ACTIVE | BUTTON, 2: ACTIVE})
+    r2.render(0)
+    r3 = Ring(60, 10, brightness=255, budget_ma=400)
+    r3.marks[1] = ACTIVE | BUTTON
+    r3.marks[2] = ACTIVE
+    r3.render(0)
+    assert r3.buf == r2.buf
+    assert r3.ma < 400
+
+
+def test_render_allocates_nothing():
+    r = Ring(60, 12)
+    for seat in range(1, 13):
+        r.marks[seat] = ALL_MARKS[seat * 7 % len(ALL_MARKS)]
+    r.render(0)
+    if not hasattr(gc, "mem_alloc"):
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        t = 0
+        while t < 3000:
+            r.render(t)
+            t += 7
+        r.flash(3, False, t)
+        r.mode = R.DRAW
+        while t < 6000:
+            r.render(t)
+            t += 7
+        r.flash(0, True, t)
+        r.mode = R.ERROR
+        while t < 7000:
+            r.render(t)
+            t += 7
+        estimate_ma(r.buf)
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+        r.mode = R.NORMAL
+    assert after == before, after - before
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
