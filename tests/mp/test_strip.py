@@ -1,0 +1,155 @@
+"""Strip adapters for MicroPython: colour order into neopixel's buffer, one write per frame,
+no allocation; the capturing strip (CPython and MicroPython)."""
+import gc
+
+import mptest
+from dealerbutton.ring import ACTIVE, BB, BUTTON, SB, Ring
+from dealerbutton.strip import CaptureStrip, NeoPixelStrip, hex_colours
+
+
+class MicroPythonNeoPixel:
+    """The parts of MicroPython's neopixel.NeoPixel (micropython-lib) a strip touches:
+    buf holds the bytes in wire order, __setitem__ is its own (ORDER maps R, G, B, W to
+    positions: GRB), write() sends buf (here: counts it)."""
+
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.pin = pin
+        self.n = n
+        self.bpp = bpp
+        self.timing = timing
+        self.buf = bytearray(n * bpp)
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        offset = i * self.bpp
+        for j in range(self.bpp):
+            self.buf[offset + self.ORDER[j]] = v[j]
+
+    def write(self):
+        self.writes += 1
+
+
+FRAME = bytearray([10, 20, 30, 40, 50, 60, 70, 80, 90, 255, 0, 1])  # 4 LEDs: R, G, B
+
+
+def by_setitem(n, bpp):
+    """The buffer MicroPython's own NeoPixel builds from np[i] = (r, g, b[, w])."""
+    np = MicroPythonNeoPixel(None, n, bpp)
+    for i in range(n):
+        if bpp == 3:
+            np[i] = (FRAME[3 * i], FRAME[3 * i + 1], FRAME[3 * i + 2])
+        else:
+            np[i] = (FRAME[3 * i], FRAME[3 * i + 1], FRAME[3 * i + 2], 0)
+    return np.buf
+
+
+def test_grb_matches_micropython_neopixel_own_order():
+    np = MicroPythonNeoPixel(None, 4)
+    strip = NeoPixelStrip(np)
+    assert strip.n == 4
+    strip.show(FRAME)
+    assert np.buf == by_setitem(4, 3)
+    assert list(np.buf[:6]) == [20, 10, 30, 50, 40, 60]
+    assert np.writes == 1
+
+
+def test_rgb_and_bgr_orders():
+    np = MicroPythonNeoPixel(None, 4)
+    NeoPixelStrip(np, order="RGB").show(FRAME)
+    assert np.buf == FRAME
+    np = MicroPythonNeoPixel(None, 4)
+    NeoPixelStrip(np, order="BGR").show(FRAME)
+    assert list(np.buf[:6]) == [30, 20, 10, 60, 50, 40]
+
+
+def test_grbw_leaves_white_off():
+    np = MicroPythonNeoPixel(None, 4, bpp=4)
+    strip = NeoPixelStrip(np, order="GRBW")
+    assert strip.n == 4
+    strip.show(FRAME)
+    assert np.buf == by_setitem(4, 4)
+    assert list(np.buf[:8]) == [20, 10, 30, 0, 50, 40, 60, 0]
+
+
+def test_bad_orders_are_refused():
+    for order in ("GGB", "RG", "RGBX", "GRBWW", "RGBR", 3):
+        try:
+            NeoPixelStrip(MicroPythonNeoPixel(None, 4), order=order)
+        except ValueError as e:
+            assert "order" in str(e)
+        else:
+            raise AssertionError("accepted %r" % (order,))
+    try:
+        NeoPixelStrip(MicroPythonNeoPixel(None, 4, bpp=3), order="GRBW")
+    except ValueError as e:
+        assert "GRBW" in str(e)
+    else:
+        raise AssertionError("a 4-byte order on a 3-byte buffer")
+
+
+def test_every_frame_is_one_write_and_follows_the_ring():
+    ring = Ring(24, 9, brightness=255, budget_ma=2000)
+    ring.marks[1] = ACTIVE | BUTTON
+    ring.marks[2] = ACTIVE | SB
+    ring.marks[3] = ACTIVE | BB
+    np = MicroPythonNeoPixel(None, 24)
+    strip = NeoPixelStrip(np)
+    for t in range(0, 1000, 100):
+        strip.show(ring.render(t))
+    assert np.writes == 10
+    # LED 0 (button, white), LED 5 (big blind, E69F00 -> G, R, B on the wire).
+    assert list(np.buf[0:3]) == [255, 255, 255]
+    assert list(np.buf[15:18]) == [0x9F, 0xE6, 0x00]
+
+
+def test_show_allocates_nothing():
+    np = MicroPythonNeoPixel(None, 60)
+    strip = NeoPixelStrip(np)
+    frame = bytearray(range(180))
+    cap = CaptureStrip(60)
+    strip.show(frame)
+    cap.show(frame)
+    if not hasattr(gc, "mem_alloc"):
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for _ in range(50):
+            strip.show(frame)
+            cap.show(frame)
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert after == before, after - before
+
+
+def test_capture_strip_keeps_a_copy_of_the_last_frame():
+    cap = CaptureStrip(4)
+    assert cap.n == 4 and cap.writes == 0
+    assert cap.hex() == "000000 000000 000000 000000"
+    frame = bytearray(FRAME)
+    cap.show(frame)
+    frame[0] = 99
+    assert cap.frame == FRAME
+    assert cap.colour(0) == "0A141E"
+    assert cap.colour(3) == "FF0001"
+    assert cap.hex() == "0A141E 28323C 46505A FF0001"
+    cap.show(bytearray(12))
+    assert cap.writes == 2
+    assert cap.hex() == "000000 000000 000000 000000"
+
+
+def test_hex_colours():
+    assert hex_colours(b"") == ""
+    assert hex_colours(bytes([1, 2, 3])) == "010203"
+    assert hex_colours(FRAME) == "0A141E 28323C 46505A FF0001"
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
