@@ -1,0 +1,340 @@
+"""The device application: table, ring, buttons, saved state and serial protocol tied together.
+
+Hardware comes in as small objects (pins with value(), a strip with show(buf)), time as
+now_ms, host bytes through feed(), replies and events out through write(line); board.py
+and unix.py supply the real or emulated pieces.
+
+Press mapping (seat buttons 1..N, next-hand button 0):
+    seat, short   empty: sit (waits for the BB) | waiting, will wait: post instead |
+                  waiting, will post: wait for the BB instead | active: away |
+                  away: back (posts what he owes as soon as allowed; press again: wait)
+    seat, long    leave (bust out); refused on an empty seat
+    next, short   deal the next hand; before the first hand: choose the button (DRAW)
+    next, long    undo the last event
+A long press (held 1 s) flashes once to say "let go", and acts when let go; a button held
+30 s is stuck: reported, ignored until released, and its long press never acts.
+    in DRAW mode  seat short: the button goes there and the first hand is dealt;
+                  next short: the button is drawn at random among the seated players
+                  present and the hand dealt; next long: cancel
+"""
+
+from dealerbutton import VERSION, config, protocol
+from dealerbutton import ring as ringmod
+from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
+from dealerbutton.rules import Table
+from dealerbutton.ticks import ticks_diff
+
+_MARK = {"empty": ringmod.EMPTY, "active": ringmod.ACTIVE, "away": ringmod.AWAY}
+
+
+def _default_rng(n):
+    import random
+    return random.getrandbits(16) % n
+
+
+def make_ring(cfg):
+    return ringmod.Ring(cfg["leds"], cfg["seats"], offset=cfg["offset"],
+                        reverse=cfg["direction"] == "ccw", brightness=cfg["brightness"],
+                        budget_ma=cfg["budget_ma"], palette=cfg["palette"] or None)
+
+
+class App:
+    frame_ms = 25          # render at 40 frames a second (and at once after a press)
+
+    def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0):
+        """cfg: a validated config; pins[0] the next-hand button, pins[s] seat s (value() == 0
+        while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
+        0..n-1 for the draw for the button."""
+        self.cfg = cfg
+        self.version = VERSION
+        self.strip = strip
+        self.pins = pins
+        self.write = write
+        self.store = store
+        self.rng = rng or _default_rng
+        self.now = now_ms
+        seats = cfg["seats"]
+        if len(pins) < seats + 1:
+            raise ValueError("pins: %d given for %d seats and the next-hand button"
+                             % (len(pins), seats))
+        self.ring = make_ring(cfg)
+        self.buttons = [Button() for _ in range(seats + 1)]
+        # A long press acts when the button is let go (a stuck button must never act):
+        # bit i set while button i's long press waits for its release.
+        self.long_pending = 0
+        for i in range(seats + 1):
+            # The first look at each button: one held from power-up never acts (stuck?).
+            self.buttons[i].update(pins[i].value() == 0, now_ms)
+        self.table = self.restore()
+        self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
+        self.protocol = protocol.Protocol(self.command, write)
+        self.save_due = False
+        self.update_marks()
+        self.frame(now_ms)
+
+    # -- state ---------------------------------------------------------------------
+    def new_table(self):
+        c = self.cfg
+        return Table(seats=c["seats"], rules=c["rules"], stakes=(c["stakes"][0], c["stakes"][1]))
+
+    def restore(self):
+        if self.store is None:
+            return self.new_table()
+        d, seq, message = self.store.load()
+        problem = self.store.problem
+        table = None
+        if d is not None:
+            try:
+                table = Table.from_dict(d)
+                why = self.mismatch(table)
+                if why:
+                    table = None
+                    problem = True
+                    message = "saved table (save %d) %s: clean start" % (seq, why)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+                table = None
+                problem = True
+                message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
+        self.write(("* error " if problem else "* info ") + message)
+        return table if table is not None else self.new_table()
+
+    def mismatch(self, table):
+        c = self.cfg
+        if table.seats != c["seats"]:
+            return "has %d seats, config.json %d" % (table.seats, c["seats"])
+        if table.rules != c["rules"]:
+            return "plays rules %s, config.json %s" % (table.rules, c["rules"])
+        if tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
+            return "has other stakes than config.json"
+        return None
+
+    def save(self):
+        self.save_due = False
+        if self.store is None:
+            return
+        try:
+            self.store.save(self.table.to_dict())
+        except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
+            self.write("* error save failed: %s" % exc)
+
+    # -- host input ------------------------------------------------------------------
+    def feed(self, data):
+        """Bytes from the host: every complete line is answered."""
+        self.protocol.feed(data)
+
+    def command(self, line):
+        return protocol.command(self, line)
+
+    def leds(self):
+        if self.render_due:
+            self.frame(self.now)    # the frame of the last event goes out first
+        b = self.ring.buf
+        return " ".join(["%02X%02X%02X" % (b[i], b[i + 1], b[i + 2])
+                         for i in range(0, len(b), 3)])
+
+    def config_json(self):
+        return config.to_json(self.cfg)
+
+    # -- table events ------------------------------------------------------------------
+    def run(self, cmd, seat, option, defer_save=False):
+        """One table event; emits the events it causes and saves. Returns the reply."""
+        t = self.table
+        try:
+            if cmd == "sit":
+                t.sit(seat, post=option == "post")
+            elif cmd == "away":
+                t.away(seat)
+            elif cmd == "back":
+                t.back(seat, wait=option == "wait")
+            elif cmd == "choose":
+                t.choose(seat, option)
+            elif cmd == "leave":
+                t.leave(seat)
+            elif cmd == "deal":
+                t.deal(button=seat)
+            elif cmd == "undo":
+                t.undo()
+            else:
+                raise ValueError("no such event: " + cmd)
+        except ValueError as exc:
+            return "err rule %s" % exc
+        self.changed(cmd == "deal")
+        if defer_save:
+            self.save_due = True
+        else:
+            self.save()
+        if cmd == "deal":
+            return "ok " + protocol.hand_json(t.hand)
+        return "ok"
+
+    def changed(self, dealt):
+        t = self.table
+        for s in range(1, t.seats + 1):
+            status = t.status(s)
+            if status != self.statuses[s]:
+                self.statuses[s] = status
+                self.write("* seat %d %s" % (s, status))
+        self.render_due = True
+        if dealt:
+            self.ring.mode = ringmod.NORMAL
+            self.write("* hand " + protocol.hand_json(t.hand))
+        self.update_marks()
+
+    def update_marks(self):
+        t = self.table
+        marks = self.ring.marks
+        for s in range(1, t.seats + 1):
+            status = t.status(s)
+            if status == "waiting":
+                choice = t.choice(s)
+                if choice is None:
+                    live, dead = t.owes(s)
+                    choice = "post" if live or dead else "wait"
+                marks[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
+            else:
+                marks[s] = _MARK[status]
+        h = t.hand
+        if h is not None:
+            marks[h.button] |= ringmod.BUTTON
+            if h.sb is not None:
+                marks[h.sb] |= ringmod.SB
+            marks[h.bb] |= ringmod.BB
+            if h.first_to_act is not None:
+                marks[h.first_to_act] |= ringmod.FIRST
+
+    # -- presses -------------------------------------------------------------------------
+    def press(self, seat, long, defer_save=False):
+        """A short or long press of seat's button (0: next-hand), as mapped in the module
+        doc; flashes the ring (accepted or refused) and returns the reply line."""
+        reply = self.press_action(seat, long, defer_save)
+        self.ring.flash(seat, reply.startswith("ok"), self.now)
+        self.render_due = True
+        return reply
+
+    def press_action(self, seat, long, defer_save):
+        t = self.table
+        if seat == 0:
+            if self.ring.mode == ringmod.DRAW:
+                if long:
+                    self.ring.mode = ringmod.NORMAL
+                    self.update_marks()
+                    return "ok cancel"
+                present = [s for s in range(1, t.seats + 1)
+                           if t.status(s) in ("active", "waiting")]
+                if len(present) < 2:
+                    return "err rule the draw for the button needs two players seated"
+                return self.act("draw", "deal", present[self.rng(len(present))], defer_save)
+            if long:
+                return self.act("undo", "undo", None, defer_save)
+            if t.hand is None:
+                self.ring.mode = ringmod.DRAW
+                return "ok draw"
+            return self.act("deal", "deal", None, defer_save)
+        status = t.status(seat)
+        if long:
+            if status == "empty":
+                return "err seat seat %d is empty: nobody to leave" % seat
+            return self.act("leave", "leave", seat, defer_save)
+        if self.ring.mode == ringmod.DRAW:
+            if status == "empty" or status == "away":
+                return "err seat seat %d is %s: the button goes to a seated player" % (
+                    seat, status)
+            return self.act("button", "deal", seat, defer_save)
+        if status == "empty":
+            return self.act("sit", "sit", seat, defer_save)
+        if status == "active":
+            return self.act("away", "away", seat, defer_save)
+        if status == "away":
+            return self.act("back", "back", seat, defer_save)
+        if t.choice(seat) == "post":
+            return self.act("wait", "choose", seat, defer_save, "wait")
+        return self.act("post", "choose", seat, defer_save, "post")
+
+    def act(self, name, cmd, seat, defer_save, option=None):
+        reply = self.run(cmd, seat, option, defer_save)
+        if reply.startswith("ok"):
+            return "ok " + name
+        return reply
+
+    # -- the loop ------------------------------------------------------------------------
+    render_due = True
+    last_frame = 0
+
+    def tick(self, now_ms):
+        """Poll the buttons, handle their presses, render and show a frame when one is due,
+        then save if an event happened (between frames)."""
+        self.now = now_ms
+        pins = self.pins
+        buttons = self.buttons
+        for i in range(len(buttons)):
+            b = buttons[i]
+            ev = b.update(pins[i].value() == 0, now_ms)
+            if ev:
+                self.button_event(i, ev)
+            elif self.long_pending >> i & 1 and not b.pressed:
+                self.long_pending &= ~(1 << i)
+                self.press(i, True, True)
+        if self.render_due or ticks_diff(now_ms, self.last_frame) >= self.frame_ms:
+            self.frame(now_ms)
+        if self.save_due:
+            self.save()
+
+    def frame(self, now_ms):
+        self.ring.render(now_ms)
+        self.strip.show(self.ring.buf)
+        self.last_frame = now_ms
+        self.render_due = False
+
+    def button_event(self, i, ev):
+        if ev == SHORT:
+            self.press(i, False, True)
+        elif ev == LONG:
+            # Held long enough: a flash says "let go now"; the action comes at the release.
+            self.long_pending |= 1 << i
+            self.ring.flash(i, True, self.now)
+            self.render_due = True
+        elif ev == STUCK:
+            self.long_pending &= ~(1 << i)
+            if i == 0:
+                self.write("* error next-hand button stuck")
+            else:
+                self.write("* error seat %d button stuck" % i)
+        elif ev == RELEASED:
+            self.write("* info %s button released, working again"
+                       % ("next-hand" if i == 0 else "seat %d" % i))
+
+
+class Rejected:
+    """What runs instead of the table when config.json was refused: the ring shows the
+    error pattern (if there is a strip), every command is answered `err config ...`
+    (ping and version still work), nothing else happens."""
+
+    def __init__(self, cfg, errors, strip, write, now_ms=0):
+        self.message = config.message(errors)
+        self.strip = strip
+        self.write = write
+        self.ring = None
+        if strip is not None:
+            self.ring = make_ring(cfg)
+            self.ring.mode = ringmod.ERROR
+        self.protocol = protocol.Protocol(self.command, write)
+        write("* error " + self.message)
+        self.tick(now_ms)
+
+    def feed(self, data):
+        self.protocol.feed(data)
+
+    def command(self, line):
+        words = line.split()
+        if not words:
+            return "ok"
+        if words == ["ping"]:
+            return "ok pong"
+        if words == ["version"]:
+            return "ok " + VERSION
+        return "err config " + self.message
+
+    def tick(self, now_ms):
+        if self.ring is not None:
+            self.ring.render(now_ms)
+            self.strip.show(self.ring.buf)
