@@ -1,0 +1,216 @@
+"""Helpers for rules tests, on both runtimes: build tables, describe hands, check invariants.
+
+``check_deal`` and ``check_table`` are the invariants of issue 3 (one BB, always dealt in;
+heads-up button posts the SB; nobody owes more than one SB and one BB; in ``dead`` the
+last BB posts the SB ...); the example tests, the hypothesis properties and the
+exhaustive walk all use them.
+"""
+
+from dealerbutton.rules import RuleError, Table
+
+NAMES = ("Alice", "Bob", "Carol", "David", "Ellen", "Frank", "Gina", "Hal", "Ivy", "Jack",
+         "Kim", "Lee")
+
+
+def table(seats=9, players=(1, 2, 3, 4, 5, 6, 7), button=None, rules="dead", stakes=(10, 20)):
+    """A table with these players seated before the first hand; dealt once if button given."""
+    t = Table(seats=seats, rules=rules, stakes=stakes)
+    for s in players:
+        t.sit(s)
+    if button is not None:
+        t.deal(button=button)
+    return t
+
+
+def seed000(rules="dead"):
+    """Seed 000's five players (Alice..Ellen on seats 1..5) plus Frank and Gina on 6 and 7,
+    nine seats; the first button on Gina's seat 7, so Alice posted the SB, Bob the BB, and
+    Carol is due the BB next."""
+    return table(9, (1, 2, 3, 4, 5, 6, 7), button=7, rules=rules)
+
+
+def posts_text(posts):
+    return " ".join("%d:%d/%d" % (s, posts[s][0], posts[s][1]) for s in sorted(posts))
+
+
+def describe(h):
+    """A hand as one deterministic line."""
+    return "#%d button %d sb %s bb %d first %d dealt %s posts %s" % (
+        h.n, h.button, "-" if h.sb is None else h.sb, h.bb, h.first_to_act,
+        ",".join("%d" % s for s in h.dealt), posts_text(h.posts))
+
+
+def statuses(t):
+    """Every seat as one deterministic string: e.g. 'a a w:post . x'."""
+    out = []
+    for s in range(1, t.seats + 1):
+        st = t.status(s)
+        if st == "empty":
+            out.append(".")
+        elif st == "waiting":
+            out.append("w:" + t.choice(s))
+        else:
+            out.append(st[0] if st == "active" else "x")
+    return " ".join(out)
+
+
+def state_key(t):
+    """A canonical text of to_dict(), independent of dict order."""
+    d = t.to_dict()
+    return repr(sorted((k, d[k]) for k in d))
+
+
+def hand_key(h):
+    return None if h is None else describe(h)
+
+
+def refused(fn, *args, **kw):
+    """Call an event that must be refused; return its message."""
+    try:
+        fn(*args, **kw)
+    except RuleError as e:
+        return str(e)
+    raise AssertionError("%s%r was not refused" % (getattr(fn, "__name__", fn), args))
+
+
+def _after(t, bb, dealt):
+    n = t.seats
+    s = bb
+    for _ in range(n):
+        s = s % n + 1
+        if s in dealt:
+            return s
+    return None
+
+
+def check_table(t):
+    """Invariants that hold between events."""
+    small, big = t.stakes
+    for s in range(1, t.seats + 1):
+        st = t.status(s)
+        live, dead = t.owes(s)
+        assert live in (0, big) and dead in (0, small), (s, live, dead)  # M2: one set
+        if st in ("empty",):
+            assert (live, dead) == (0, 0), s
+        if st == "active":
+            assert live == 0, s
+        assert (t.choice(s) is not None) == (st == "waiting"), s
+    h = t.hand
+    assert (h is None) == (t.hands == 0)
+    if h is not None:
+        assert h.n == t.hands
+
+
+def check_deal(t, before, h):
+    """Invariants of one deal; `before` is (statuses by seat, previous hand) before it."""
+    small, big = t.stakes
+    st_before, prev = before
+    dealt = h.dealt
+    assert len(dealt) >= 2, dealt
+    assert len(set(dealt)) == len(dealt)
+    # dealt clockwise from the first seat after the button
+    n = t.seats
+    order = [(s - h.button - 1) % n for s in dealt]
+    assert order == sorted(order), (h.button, dealt)
+    # D4: nobody away is dealt in; D1: every active player is.
+    present = [s for s in range(1, n + 1) if st_before[s] in ("active", "waiting")]
+    for s in dealt:
+        assert st_before[s] in ("active", "waiting"), (s, st_before[s])
+        assert t.status(s) == "active", s
+    for s in range(1, n + 1):
+        if st_before[s] == "active":
+            assert s in dealt, ("active player not dealt in", s)
+        if st_before[s] in ("away", "empty"):
+            assert t.status(s) == st_before[s], s
+    assert len(present) >= 2
+    # exactly one BB, dealt in, posting one live big blind and nothing more (M4)
+    assert h.bb in dealt
+    assert h.posts[h.bb] == (big, 0), h.posts
+    for s in h.posts:
+        assert s in dealt, ("post from a seat not dealt in", s)
+        live, dead = h.posts[s]
+        assert 0 <= live <= big and dead >= 0 and live + dead > 0, (s, live, dead)
+        assert dead <= 2 * small, (s, dead)
+    if h.sb is not None:
+        assert h.sb in dealt and h.sb != h.bb
+        assert h.posts[h.sb][0] + h.posts[h.sb][1] >= small
+    if len(dealt) == 2:  # H1
+        assert h.sb == h.button and h.button in dealt, describe(h)
+        assert h.first_to_act == h.button
+        assert h.posts[h.button][0] >= small
+    else:
+        assert h.button != h.bb, describe(h)
+        assert h.first_to_act == _after(t, h.bb, dealt), describe(h)
+        if t.rules == "dead" and prev is not None and st_before[prev.bb] == "active":
+            # DB2: a player who paid the BB pays the SB next hand
+            assert h.sb == prev.bb, (describe(prev), describe(h))
+            assert h.posts[h.sb] == (small, 0)
+    if t.rules != "moving":  # one big blind only, except MB2 make-ups
+        for s in h.posts:
+            if s != h.bb:
+                assert st_before[s] == "waiting" or h.posts[s] == (small, 0), (s, h.posts)
+    if prev is not None:
+        assert h.n == prev.n + 1
+    else:
+        assert h.n == 1
+
+
+def seat_statuses(t):
+    return [None] + [t.status(s) for s in range(1, t.seats + 1)]
+
+
+EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "undo")
+
+
+def apply(t, ev, seat):
+    """Apply one event by name (see EVENTS); raises RuleError when refused."""
+    if ev == "sit":
+        t.sit(seat)
+    elif ev == "sitpost":
+        t.sit(seat, post=True)
+    elif ev == "away":
+        t.away(seat)
+    elif ev == "back":
+        t.back(seat)
+    elif ev == "backwait":
+        t.back(seat, wait=True)
+    elif ev == "post":
+        t.choose(seat, "post")
+    elif ev == "wait":
+        t.choose(seat, "wait")
+    elif ev == "leave":
+        t.leave(seat)
+    elif ev == "deal":
+        return t.deal(button=seat) if t.hands == 0 else t.deal()
+    elif ev == "undo":
+        t.undo()
+    else:
+        raise ValueError(ev)
+    return None
+
+
+def step(t, ev, seat):
+    """Apply an event with every invariant checked: refused ones change nothing, successful
+    ones undo exactly; returns True if the event was accepted."""
+    key = state_key(t)
+    hk = hand_key(t.hand)
+    could_undo = t.can_undo()
+    before = (seat_statuses(t), t.hand)
+    try:
+        h = apply(t, ev, seat)
+    except RuleError as e:
+        msg = str(e)
+        assert msg, ev
+        if ev != "undo" and ev != "deal":
+            assert ("seat %d" % seat) in msg or ("seat %r" % (seat,)) in msg, msg
+        assert state_key(t) == key, ("refused event changed the table", ev, seat)
+        assert hand_key(t.hand) == hk
+        assert t.can_undo() == could_undo
+        return False
+    if h is not None:
+        check_deal(t, before, h)
+        assert hand_key(t.hand) == hand_key(h)
+    check_table(t)
+    if ev != "undo":
+        assert t.can_undo()
+    return True
