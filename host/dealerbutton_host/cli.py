@@ -1,21 +1,302 @@
-"""The `dealerbutton` command."""
+"""The `dealerbutton` command: emulate a table, deploy to a board, monitor it, simulate."""
+
+from __future__ import annotations
 
 import argparse
+import os
+import select
+import signal
 import sys
+import time
+from typing import List, Optional
 
 from dealerbutton import VERSION
 
+from .client import Client, DeviceError
+from .deploy import DeployError
+from .device import EmulatorError
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="dealerbutton", description=__doc__)
-    parser.add_argument("--version", action="version", version="dealerbutton " + VERSION)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+RULE_SETS = ("dead", "moving", "simple")
+
+
+def _positive(text):
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dealerbutton", description=__doc__)
+    p.add_argument("--version", action="version", version="dealerbutton " + VERSION)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    e = sub.add_parser("emulate", help="run the firmware with emulated hardware, in a "
+                       "terminal view (or on stdio, or on a pseudo-terminal)",
+                       description="Run the real firmware application with emulated buttons "
+                       "and LED ring. The table is kept in the state folder: quit and start "
+                       "again to resume it, like a power cycle of the board.")
+    e.add_argument("--micropython", action="store_true",
+                   help="run the firmware under the MicroPython unix port instead of CPython")
+    how = e.add_mutually_exclusive_group()
+    how.add_argument("--stdio", action="store_true",
+                     help="no view: the device speaks the protocol on stdin/stdout")
+    how.add_argument("--pty", action="store_true",
+                     help="no view: put the device on a pseudo-terminal and print its path")
+    e.add_argument("--link", metavar="PATH",
+                   help="with --pty: also make PATH a symlink to the pseudo-terminal")
+    e.add_argument("--seats", type=int, help="seats at the table (2..12)")
+    e.add_argument("--leds", type=int, help="LEDs on the ring")
+    e.add_argument("--rules", choices=RULE_SETS, help="rule set for the button and blinds")
+    e.add_argument("--config", metavar="FILE", help="a config.json, as on the board")
+    e.add_argument("--state", metavar="DIR",
+                   help="folder of the saved table (default: a per-user data folder)")
+
+    d = sub.add_parser("deploy", help="compile the firmware and copy what changed to a board",
+                       description="Compile firmware/dealerbutton/*.py to .mpy (mpy-cross "
+                       "-march=armv6m), copy those that changed plus main.py and the config "
+                       "to the board with mpremote, then reset it.")
+    d.add_argument("--port", help="serial port of the board (default: the first USB one)")
+    d.add_argument("--dry-run", action="store_true", help="list what would be done")
+    d.add_argument("--config", metavar="FILE",
+                   help="config.json to install (default: firmware/config.json)")
+    d.add_argument("--target", default="/", metavar="DIR",
+                   help="folder on the board to install into (default: /)")
+    d.add_argument("--no-reset", action="store_true",
+                   help="leave the board at its REPL instead of resetting it")
+
+    m = sub.add_parser("monitor", help="live view of a board (or the emulator's pty), "
+                       "and a prompt for protocol commands",
+                       description="Connect to a board or to `dealerbutton emulate --pty`, "
+                       "show the table live and send protocol commands. Reconnects when the "
+                       "board resets. With --command/--script: send, print, exit.")
+    m.add_argument("--port", help="serial port (default: the first USB board)")
+    m.add_argument("--command", "-c", action="append", default=[], metavar="CMD",
+                   dest="commands",
+                   help="send CMD, print its reply (repeatable); no view")
+    m.add_argument("--script", metavar="FILE",
+                   help="send each line of FILE ('#' comments), print replies; no view")
+    m.add_argument("--wait", type=float, default=0.3, metavar="S",
+                   help="with --command/--script: seconds to keep printing events at the end")
+    m.add_argument("--timeout", type=float, default=5.0, metavar="S",
+                   help="seconds to wait for a reply")
+
+    s = sub.add_parser("simulate", help="play random sessions through the rules core, "
+                       "check every invariant, print a fairness report")
+    s.add_argument("--seed", type=int, default=1, help="random seed (same seed, same report)")
+    s.add_argument("--hands", type=_positive, default=5000, help="hands per rule set")
+    s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
+    s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
+
     sub.add_parser("version", help="print the firmware version")
-    args = parser.parse_args(argv)
-    if args.command in (None, "version"):
-        print("dealerbutton", VERSION)
-        return 0
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    try:
+        if args.command == "version":
+            print("dealerbutton", VERSION)
+            return 0
+        if args.command is None:
+            if sys.stdin.isatty() and sys.stdout.isatty():
+                return main(["emulate"])
+            p.print_help()
+            return 0
+        if args.command == "emulate":
+            return emulate(args)
+        if args.command == "deploy":
+            from .deploy import deploy
+
+            return deploy(port=args.port, dry_run=args.dry_run, config=args.config,
+                          target=args.target, reset=not args.no_reset, out=_say)
+        if args.command == "monitor":
+            return monitor(args)
+        if args.command == "simulate":
+            from .simulate import main as simulate_main
+
+            return simulate_main(args.seed, args.hands, args.rules, args.seats)
+    except (DeployError, EmulatorError, DeviceError) as e:
+        print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
     return 0
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+# -- emulate ------------------------------------------------------------------------------
+def emulate(args) -> int:
+    from . import device
+
+    if args.seats is not None and not 2 <= args.seats <= 12:
+        raise EmulatorError("--seats must be 2..12, not %d" % args.seats)
+    state = device.prepare_state_dir(args.state)
+    opts = device.remembered_options(state, {"seats": args.seats, "leds": args.leds,
+                                             "rules": args.rules, "config": args.config})
+    argv, env = device.device_command(micropython=args.micropython, state=str(state), **opts)
+    if args.stdio:
+        sys.stdout.flush()
+        os.execvpe(argv[0], argv, env)
+    if args.pty:
+        return emulate_pty(argv, env, args.link)
+    return emulate_view(argv, env, args, state)
+
+
+def emulate_pty(argv, env, link) -> int:
+    from .device import PtyDevice
+
+    dev = PtyDevice(argv, env, link=link)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with &
+    try:
+        where = dev.path + (" (and %s)" % link if link else "")
+        print("device on %s — connect with: dealerbutton monitor --port %s"
+              % (where, link or dev.path), flush=True)
+        print("Ctrl-C stops it.", flush=True)
+        rc = dev.proc.wait()
+        print("the device exited with status %d" % rc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        dev.stop()
+
+
+def emulate_view(argv, env, args, state) -> int:
+    from . import device, view
+
+    procs = []
+
+    def connect() -> Client:
+        proc = device.start_piped(argv, env)
+        procs.append(proc)
+        client = Client.process(proc, timeout=5.0)
+        client.sync(timeout=10.0)
+        return client
+
+    def drain_stderr(model):
+        for proc in procs:
+            err = proc.stderr
+            if err is None:
+                continue
+            try:
+                while select.select([err], [], [], 0)[0]:
+                    data = os.read(err.fileno(), 4096)
+                    if not data:
+                        proc.stderr = None
+                        break
+                    for line in data.decode("utf-8", "replace").splitlines():
+                        if line.strip():
+                            model.note("! " + line)
+            except (OSError, ValueError):
+                proc.stderr = None
+
+    runtime = "MicroPython" if args.micropython else "CPython"
+    model = view.TableModel("dealerbutton emulator (%s, state in %s)" % (runtime, state))
+    connector = view.Connector(connect, "the emulated board", reconnect=False,
+                               extra_poll=drain_stderr)
+    try:
+        return view.run(connector, model, start_mode="keys")
+    finally:
+        for proc in procs:
+            _stop_device(proc)
+
+
+def _stop_device(proc) -> None:
+    """End of stdin lets the device finish its save and exit by itself."""
+    for f in (proc.stdin,):
+        try:
+            if f:
+                f.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(5)
+    except Exception:
+        proc.terminate()
+        try:
+            proc.wait(3)
+        except Exception:
+            proc.kill()
+
+
+# -- monitor ------------------------------------------------------------------------------
+def _monitor_port(args) -> str:
+    if args.port:
+        return args.port
+    from .deploy import find_board
+
+    port = find_board()
+    if port is None:
+        raise DeviceError("no board found: no USB serial device is plugged in. Connect the "
+                          "board or give --port PORT (e.g. the path `dealerbutton emulate "
+                          "--pty` prints)")
+    return port
+
+
+def monitor(args) -> int:
+    port = _monitor_port(args)
+    commands = list(args.commands)
+    if args.script:
+        try:
+            with open(args.script) as f:
+                for line in f:
+                    line = line.rstrip("\r\n")
+                    if line.strip() and not line.lstrip().startswith("#"):
+                        commands.append(line.strip())
+        except OSError as e:
+            raise DeviceError("cannot read %s: %s" % (args.script, e.strerror)) from None
+    if commands:
+        return monitor_script(port, commands, args.wait, args.timeout)
+    return monitor_view(port, args.timeout)
+
+
+def monitor_script(port: str, commands: List[str], wait: float, timeout: float) -> int:
+    client = Client.serial(port, timeout=timeout,
+                           on_event=lambda line: print(line, flush=True),
+                           on_other=lambda line: print("? " + line, flush=True))
+    failed = 0
+    try:
+        client.sync()
+        for command in commands:
+            print("> " + command, flush=True)
+            reply = client.send(command)
+            print(reply.line, flush=True)
+            if not reply.ok:
+                failed += 1
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            client.poll(end - time.monotonic())
+    finally:
+        client.close()
+    return 1 if failed else 0
+
+
+def monitor_view(port: str, timeout: float) -> int:
+    from . import view
+
+    def connect() -> Client:
+        client = Client.serial(port, timeout=timeout)
+        try:
+            client.sync()
+        except DeviceError:
+            client.close()
+            raise
+        return client
+
+    model = view.TableModel("dealerbutton monitor %s" % port)
+    connector = view.Connector(connect, port, reconnect=True)
+    return view.run(connector, model, start_mode="command")
 
 
 if __name__ == "__main__":

