@@ -29,5 +29,7 @@ def open_strip(pin, n, order="GRB", brightness=1.0):
     (WS2812B), "RGB" or "GRBW", brightness 0.0..1.0 applied by the library."""
     import neopixel
 
-    return NeoPixelStrip(neopixel.NeoPixel(pin, n, brightness=brightness, auto_write=False,
-                                           pixel_order=order))
+    # The type checker sees MicroPython's neopixel stub (installed for the firmware
+    # checks), which shadows the adafruit library this runs with.
+    pixels = neopixel.NeoPixel(pin, n, brightness=brightness, auto_write=False, pixel_order=order)  # pyright: ignore[reportCallIssue]
+    return NeoPixelStrip(pixels)
