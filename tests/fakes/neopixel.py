@@ -1,5 +1,7 @@
 """A fake `neopixel` module: NeoPixel keeps its buffer and counts writes (frames kept too)."""
 
+strips = []     # every NeoPixel made, in order
+
 
 class NeoPixel:
     ORDER = (1, 0, 2, 3)
@@ -12,6 +14,7 @@ class NeoPixel:
         self.buf = bytearray(n * bpp)
         self.writes = 0
         self.last = bytes(self.buf)
+        strips.append(self)
 
     def __len__(self):
         return self.n
