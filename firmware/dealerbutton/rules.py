@@ -218,6 +218,12 @@ class Table:
         f = self._f
         act = self._mask(_ACTIVE)
         first = self._hands == 0
+        if not first and button is not None:
+            raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
+        pres = act | self._mask(_WAITING)
+        if _count(pres) < 2:
+            raise RuleError("cannot deal: %d player(s) present, at least two are needed"
+                            % _count(pres))
         if first:
             if button is None:
                 raise RuleError("the first hand needs the button seat (who won the draw)")
@@ -225,12 +231,6 @@ class Table:
             if not act >> button & 1:
                 raise RuleError("seat %d has no active player: the first button goes to a "
                                 "player who drew for it" % button)
-        elif button is not None:
-            raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
-        pres = act | self._mask(_WAITING)
-        if _count(pres) < 2:
-            raise RuleError("cannot deal: %d player(s) present, at least two are needed"
-                            % _count(pres))
         self._push()
         n = self.seats
         small, big = self.stakes
