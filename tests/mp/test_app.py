@@ -321,6 +321,29 @@ def test_frames_stay_within_the_current_budget():
     assert 0 < worst <= 300, worst
 
 
+def test_the_loop_allocates_nothing_between_events():
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return      # CPython: nothing to measure
+    rig = seated(4)
+    rig.send("deal 2")
+    rig.send("away 3")
+    rig.run(50)
+    rig.pins[1].level = 0          # a press in progress: debounce and timing run too
+    lock()
+    try:
+        now = rig.now
+        for _ in range(300):
+            now += 7
+            rig.app.tick(now)
+    finally:
+        unlock()
+    assert rig.strip.writes > 50
+
+
 def test_table_api_used_is_the_contract():
     t = Table(seats=9, rules="dead", stakes=(10, 20))
     assert t.seats == 9 and t.rules == "dead" and tuple(t.stakes) == (10, 20)
