@@ -13,7 +13,7 @@ from dealerbutton.ticks import ticks_diff
 
 NONE = const(0)
 SHORT = const(1)  # released before long_ms
-LONG = const(2)  # held for long_ms (fires once; the release after it is silent)
+LONG = const(2)  # released after long_ms (and before stuck_ms)
 STUCK = const(3)  # held for stuck_ms: latched, ignored until released
 RELEASED = const(4)  # a stuck button was released at last: it works again
 
@@ -28,6 +28,12 @@ class Button:
     so bounce never stretches or shortens it.  A button that is already pressed
     at the first poll (held at power-up, or stuck) never gives SHORT or LONG for
     that press: it can only latch as STUCK and later report RELEASED.
+
+    LONG is given at the release, not when the hold reaches ``long_ms``: a long
+    press busts a player out, and a button that sticks must never do that.  A
+    hold that reaches ``stuck_ms`` gives STUCK instead and nothing at its release
+    but RELEASED.  ``long_ready`` tells the shell that letting go now is a long
+    press, so the ring can show it while the finger is still down.
     """
 
     debounce_ms = 50
@@ -47,8 +53,13 @@ class Button:
         self._raw_at = 0  # when the input last changed level
         self._down = False  # debounced level
         self._down_at = 0  # when the debounced press began (input settled low)
-        self._long = False  # LONG already given for this press
+        self._long = False  # this press has been held for long_ms
         self._armed = True  # this press may give SHORT/LONG
+
+    @property
+    def long_ready(self):
+        """Held for long_ms, not stuck: a release now gives LONG."""
+        return self._long and self._down and not self.stuck
 
     @property
     def pressed(self):
@@ -83,7 +94,6 @@ class Button:
                 return STUCK
             if self._armed and not self._long and held >= self.long_ms:
                 self._long = True
-                return LONG
         return NONE
 
     def _release(self):
@@ -92,6 +102,6 @@ class Button:
         if self.stuck:
             self.stuck = False
             return RELEASED
-        if self._long or not armed:
+        if not armed:
             return NONE
-        return SHORT
+        return LONG if self._long else SHORT

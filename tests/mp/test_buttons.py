@@ -80,11 +80,16 @@ def test_clean_short_press():
     assert ev == [(SHORT, 350)], ev
 
 
-def test_clean_long_press_fires_once_and_release_is_silent():
+def test_clean_long_press_fires_once_at_the_release():
     b = Button()
-    ev = drive(b, [(False, 100), (True, 2500), (False, 200)])
-    # Timed from when the input settled low (100), not from the debounce decision.
-    assert ev == [(LONG, 1100)], ev
+    ev = drive(b, [(False, 100), (True, 2500)])
+    # Held past long_ms (timed from when the input settled low): ready, not yet fired.
+    assert ev == [], ev
+    assert b.long_ready
+    ev = drive(b, [(False, 200)], t0=2600)
+    # The release counts once stable for debounce_ms.
+    assert ev == [(LONG, 50)], ev
+    assert not b.long_ready
 
 
 def test_short_long_boundary():
@@ -162,14 +167,15 @@ def test_chattering_input_gives_no_event():
 def test_release_glitch_during_a_hold_is_ignored():
     b = Button()
     ev = drive(b, [(False, 100), (True, 500), (False, 20), (True, 1000), (False, 200)])
-    assert ev == [(LONG, 1100)], ev
+    assert ev == [(LONG, 1670)], ev
 
 
 def test_hold_of_40s_latches_stuck_once_then_recovers():
     b = Button()
     ev = drive(b, [(False, 100), (True, 40000)], step=5)
-    # LONG at 1 s (nobody can tell a stuck button yet), STUCK once at 30 s.
-    assert ev == [(LONG, 1100), (STUCK, 30100)], ev
+    # STUCK once at 30 s, and never a LONG: a stuck button busts nobody out.
+    assert ev == [(STUCK, 30100)], ev
+    assert not b.long_ready
     assert b.stuck
     ev = drive(b, [(False, 300)], t0=40100, step=5)
     assert ev == [(RELEASED, 50)], ev
@@ -195,10 +201,10 @@ def test_presses_across_the_ticks_wrap():
     b = Button()
     ev = drive(b, [(False, 100), (True, 400), (False, 200), (True, 1500), (False, 200)],
                t0=start)
-    assert ev == [(SHORT, 550), (LONG, 1700)], ev
+    assert ev == [(SHORT, 550), (LONG, 2250)], ev
     b = Button()
     ev = drive(b, [(False, 100), (True, 40000), (False, 200)], t0=PERIOD - 20000, step=5)
-    assert kinds(ev) == [LONG, STUCK, RELEASED], ev
+    assert kinds(ev) == [STUCK, RELEASED], ev
 
 
 def test_sparse_polling_every_10ms():
@@ -210,7 +216,7 @@ def test_sparse_polling_every_10ms():
 def test_tunables_as_arguments_and_class_attributes():
     b = Button(debounce_ms=20, long_ms=500, stuck_ms=3000)
     ev = drive(b, [(False, 100), (True, 600), (False, 100)])
-    assert ev == [(LONG, 600)], ev
+    assert ev == [(LONG, 720)], ev
 
     class Quick(Button):
         debounce_ms = 10
