@@ -11,8 +11,9 @@ Press mapping (seat buttons 1..N, next-hand button 0):
     seat, long    leave (bust out); refused on an empty seat
     next, short   deal the next hand; before the first hand: choose the button (DRAW)
     next, long    undo the last event
-A long press (held 1 s) flashes once to say "let go", and acts when let go; a button held
-30 s is stuck: reported, ignored until released, and its long press never acts.
+A long press (held 1 s) flashes once to say "let go", and acts when let go (buttons.py
+gives LONG at the release); a button held 30 s is stuck: reported, ignored until
+released, and never acts.
     in DRAW mode  seat short: the button goes there and the first hand is dealt;
                   next short: the button is drawn at random among the seated players
                   present and the hand dealt; next long: cancel
@@ -59,9 +60,8 @@ class App:
                              % (len(pins), seats))
         self.ring = make_ring(cfg)
         self.buttons = [Button() for _ in range(seats + 1)]
-        # A long press acts when the button is let go (a stuck button must never act):
-        # bit i set while button i's long press waits for its release.
-        self.long_pending = 0
+        # Bit i set once button i's hold has reached a long press (flashed "let go" once).
+        self.long_shown = 0
         for i in range(seats + 1):
             # The first look at each button: one held from power-up never acts (stuck?).
             self.buttons[i].update(pins[i].value() == 0, now_ms)
@@ -271,9 +271,14 @@ class App:
             ev = b.update(pins[i].value() == 0, now_ms)
             if ev:
                 self.button_event(i, ev)
-            elif self.long_pending >> i & 1 and not b.pressed:
-                self.long_pending &= ~(1 << i)
-                self.press(i, True, True)
+            if b.long_ready:
+                if not self.long_shown >> i & 1:
+                    # Held long enough: one flash says "let go now" (LONG comes at release).
+                    self.long_shown |= 1 << i
+                    self.ring.flash(i, True, now_ms)
+                    self.render_due = True
+            elif self.long_shown >> i & 1:
+                self.long_shown &= ~(1 << i)
         if self.render_due or ticks_diff(now_ms, self.last_frame) >= self.frame_ms:
             self.frame(now_ms)
         if self.save_due:
@@ -286,15 +291,9 @@ class App:
         self.render_due = False
 
     def button_event(self, i, ev):
-        if ev == SHORT:
-            self.press(i, False, True)
-        elif ev == LONG:
-            # Held long enough: a flash says "let go now"; the action comes at the release.
-            self.long_pending |= 1 << i
-            self.ring.flash(i, True, self.now)
-            self.render_due = True
+        if ev == SHORT or ev == LONG:
+            self.press(i, ev == LONG, True)
         elif ev == STUCK:
-            self.long_pending &= ~(1 << i)
             if i == 0:
                 self.write("* error next-hand button stuck")
             else:

@@ -157,8 +157,12 @@ def test_long_press_busts_a_player_out():
 
 def test_long_press_acts_only_when_let_go():
     rig = seated(3)
-    rig.level(2, 0, 1200)
-    assert rig.table.status(2) == "active"     # held past 1 s: not yet
+    rig.level(2, 0, 900)
+    assert rig.seat_leds(2)[0] != OK
+    rig.level(2, 0, 150)
+    assert rig.seat_leds(2)[0] == OK           # held 1 s: a flash says "let go now"
+    rig.level(2, 0, 1000)
+    assert rig.table.status(2) == "active"     # but nothing happens until let go
     rig.level(2, 1, 80)
     assert rig.table.status(2) == "empty"
 
