@@ -329,7 +329,7 @@ class Table:
             "h": self._hands, "f": list(self._f[1:]),
             "p": [self._button, self._sbpos, self._sb, self._bb, self._dealt, self._gone,
                   self._passed, self._orbit],
-            "q": list(self._posts),
+            "q": self._coded_posts(),
         }
 
     @classmethod
@@ -344,8 +344,7 @@ class Table:
             hands = d["h"]
             p = d["p"]
             q = d["q"]
-            ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
-                  and len(q) % 3 == 0)
+            ok = len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
             for x in flags:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in p + q:
@@ -364,8 +363,32 @@ class Table:
         t._hands = hands
         (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
          t._orbit) = p
-        t._posts = tuple(q)
+        flat = []
+        small, big = t.stakes
+        for c in q:
+            s, lk, dk = c >> 4, c >> 2 & 3, c & 3
+            if not 1 <= s <= n or lk > 2 or dk > 2 or not (lk or dk):
+                raise RuleError("table data is inconsistent")
+            flat.append(s)
+            flat.append((0, small, big)[lk])
+            flat.append(dk * small)
+        t._posts = tuple(flat)
         return t
+
+    def _coded_posts(self):
+        """Posts as one small number each: seat * 16 + live * 4 + dead, where live is 0, 1
+        (a small blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds."""
+        small, big = self.stakes
+        q = self._posts
+        out = []
+        for i in range(0, len(q), 3):
+            live, dead = q[i + 1], q[i + 2]
+            lk = 0 if not live else 1 if live == small else 2
+            if (0, small, big)[lk] != live or dead % small or dead > 2 * small:
+                raise RuleError("seat %d posts %d live %d dead: not storable"
+                                % (q[i], live, dead))
+            out.append(q[i] * 16 + lk * 4 + dead // small)
+        return out
 
     # ---- insides -------------------------------------------------------------------------
 

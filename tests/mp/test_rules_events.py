@@ -3,6 +3,8 @@ seeded random walk checking every invariant; on CPython and MicroPython alike.""
 import json
 
 import mptest
+from dealerbutton import rules
+from dealerbutton.rules import RuleError, Table
 from rules_scenario import (
     EVENTS,
     check_table,
@@ -15,9 +17,6 @@ from rules_scenario import (
     step,
     table,
 )
-
-from dealerbutton import rules
-from dealerbutton.rules import RuleError, Table
 
 
 class Lcg:
