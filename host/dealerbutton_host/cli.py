@@ -202,7 +202,8 @@ def emulate_view(argv, env, args, state) -> int:
                 proc.stderr = None
 
     runtime = "MicroPython" if args.micropython else "CPython"
-    model = view.TableModel("dealerbutton emulator (%s, state in %s)" % (runtime, state))
+    model = view.TableModel("dealerbutton emulator (%s)" % runtime)
+    model.note("table saved in %s" % state)
     connector = view.Connector(connect, "the emulated board", reconnect=False,
                                extra_poll=drain_stderr)
     try:

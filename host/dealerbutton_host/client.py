@@ -136,9 +136,10 @@ class ProcessLink(FdLink):
         try:
             return super().read(timeout)
         except DeviceClosed:
-            rc = self.proc.poll()
-            if rc is None:
-                raise
+            try:  # its output ended: it is exiting, give it a moment to say why
+                rc = self.proc.wait(1.0)
+            except Exception:
+                raise DeviceClosed("%s closed its output" % self.name) from None
             raise DeviceClosed("%s exited with status %s%s"
                                % (self.name, rc, self._stderr_tail())) from None
 
@@ -340,25 +341,28 @@ class Client:
                               % (self.name, command, payload)) from None
 
     def sync(self, timeout: Optional[float] = None) -> None:
-        """Bring a fresh connection into step: end any half-sent line, drop whatever the
-        device had queued, then check it answers ``ping`` with ``pong``."""
+        """Bring a fresh connection into step: end any half-sent line, then ``ping`` and
+        drop everything up to its ``ok pong`` (the device answers in order, so whatever
+        came before it, a backlog or the answer to the blank line, is stale)."""
         wait = self.timeout if timeout is None else timeout
-        self.link.write(b"\n")
-        # Swallow the answer to the blank line and any backlog until the line goes quiet.
+        self.link.write(b"\nping\n")
         deadline = time.monotonic() + wait
-        quiet_since = time.monotonic()
-        while time.monotonic() < deadline:
-            if self._fill(0.05):
-                quiet_since = time.monotonic()
-            else:
-                if time.monotonic() - quiet_since >= 0.15:
-                    break
-        while self._lines:
-            line = self._lines.popleft()
-            if line.startswith("* "):
-                self._event(line)
-        self._late = 0
-        reply = self.send("ping", timeout=wait)
-        if not (reply.ok and reply.payload == "pong"):
-            raise DeviceError("%s does not speak the dealerbutton protocol: ping answered %r"
-                              % (self.name, reply.line))
+        seen: List[str] = []
+        while True:
+            while self._lines:
+                line = self._lines.popleft()
+                if line.startswith("* "):
+                    self._event(line)
+                elif line == "ok pong":
+                    self._late = 0
+                    return
+                elif line.strip():
+                    seen.append(line)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self._fill(left)
+        if seen:
+            raise DeviceError("%s does not speak the dealerbutton protocol; it said: %s"
+                              % (self.name, " | ".join(seen[-3:])))
+        raise DeviceTimeout("%s did not answer ping within %.1f s" % (self.name, wait))

@@ -185,7 +185,7 @@ class Board:
                               "monitor, a serial terminal) is using it" % port) from None
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints raw bytes
-                self.t.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=3)
         except (TransportError, OSError) as e:
             self.close()
             raise DeployError("the device on %s does not answer like MicroPython (no raw REPL "

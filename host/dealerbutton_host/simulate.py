@@ -22,7 +22,9 @@ STAKES = (10, 20)
 
 
 class InvariantFailed(AssertionError):
-    pass
+    """An invariant did not hold; history holds every event of the session so far."""
+
+    history: List[str] = []
 
 
 class SeatFigures:
@@ -120,9 +122,11 @@ class Session:
         self.history: List[str] = []
 
     def fail(self, rule: str, text: str):
-        raise InvariantFailed("%s (%s) in session %d, hand %d, rules %s\nlast events: %s"
+        err = InvariantFailed("%s (%s) in session %d, hand %d, rules %s\nlast events: %s"
                               % (text, rule, self.number, self.t.hands, self.rules,
                                  "; ".join(self.history[-40:])))
+        err.history = list(self.history)
+        raise err
 
     def check(self, ok: bool, rule: str, text: str):
         self.report.checks += 1

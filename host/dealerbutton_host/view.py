@@ -202,12 +202,18 @@ def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False
     return led_turn, seat_turn
 
 
-def help_text(mode: str, seats: int) -> str:
+def help_text(mode: str, seats: int, width: int = 200) -> str:
     if mode == "command":
-        return "type a command (ping, state, sit 3, deal 1, ...) + Enter | Tab: keys | Ctrl-C: quit"
-    last = SEAT_KEYS[max(0, min(seats, 12) - 1)]
-    return ("1..%s: seat button (1-9,0,-,= are seats 1-12) | shift+key or l,key: long press | "
-            "space/n: next hand | u: undo | :: command | q: quit" % last)
+        long_text = ("type a protocol command (state, sit 3, deal 1, ...) + Enter | "
+                     "Tab: keys | Ctrl-C: quit")
+        short = "command + Enter | Tab: keys | Ctrl-C: quit"
+    else:
+        last = SEAT_KEYS[max(0, min(seats, 12) - 1)]
+        long_text = ("1..%s: seat (1-9 0 - = are 1-12) | shift+key or l,key: long press | "
+                     "space/n: next hand | u: undo | ':' command | q: quit" % last)
+        short = ("1..%s seat | shift: long | space: next hand | u: undo | ':' command | q: quit"
+                 % last)
+    return long_text if len(long_text) < width else short
 
 
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
@@ -295,7 +301,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         put(log_top + j, 0, line, "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
-    put(height - 1, 0, help_text(mode, seats), "reverse")
+    put(height - 1, 0, help_text(mode, seats, width), "reverse")
     return items
 
 
@@ -483,7 +489,8 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                         model.connection = "cannot start the device: %s (q to quit)" % e
                         model.note(model.connection)
                     else:
-                        model.connection = "waiting for %s: %s" % (connector.describe, e)
+                        model.connection = "disconnected; waiting for %s (%s)" % (
+                            connector.describe, e)
                 redraw = True
             if connector.extra_poll:
                 connector.extra_poll(model)

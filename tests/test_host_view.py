@@ -1,0 +1,209 @@
+"""The terminal view of `dealerbutton emulate` / `monitor`: its pieces, then the real thing
+in a real terminal (tmux), driven by keys and read back from the screen."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from dealerbutton import ring as ringmod
+from dealerbutton_host import view
+
+BIN = Path(sys.executable).parent
+HAND = {"n": 4, "button": 3, "sb": 5, "bb": 6, "dealt": [5, 6, 1, 2, 3],
+        "posts": {"5": [10, 0], "6": [20, 0], "2": [20, 10]}, "first_to_act": 1}
+
+
+def make_model(seats=6):
+    m = view.TableModel("test")
+    m.config = {"seats": seats, "leds": 24, "offset": 0, "direction": "cw", "brightness": 128}
+    statuses = ["active", "active", "active", "away", "active", "active"][:seats]
+    m.state = {"rules": "dead", "stakes": [10, 20], "hands": 4,
+               "seats": [{"seat": i + 1, "status": st, "owes": [20, 10] if st == "away"
+                          else [0, 0]} for i, st in enumerate(statuses)]}
+    m.hand = HAND
+    m.leds = view.parse_leds(" ".join(["FF0000"] * 4 + ["000000"] * 20))
+    return m
+
+
+def test_colours_map_to_the_nearest_terminal_colour():
+    assert view.xterm256((0, 0, 0)) == 16
+    assert view.xterm256((255, 255, 255)) == 231
+    assert view.xterm256((255, 0, 0)) == 196
+    assert view.xterm256((0, 0, 255)) == 21
+    assert view.xterm256((128, 128, 128)) == 244  # a grey is a grey, not a cube colour
+    assert view.xterm256((230, 159, 0)) == 178  # the BB orange: (215, 175, 0)
+    assert view.basic8((230, 20, 10)) == 1 and view.basic8((0, 0, 250)) == 4
+    assert view.basic8((250, 250, 250)) == 7
+    assert view.parse_leds("FF8000 00ff00 junk 0000FF") == [(255, 128, 0), (0, 255, 0),
+                                                           (0, 0, 255)]
+    assert view.shown((64, 32, 0), 128) == (127, 63, 0)
+
+
+@pytest.mark.parametrize("leds,seats,offset,reverse", [(24, 9, 0, False), (60, 12, 7, True),
+                                                       (12, 12, 3, False), (24, 5, 23, True)])
+def test_ring_drawing_follows_the_firmware_arcs(leds, seats, offset, reverse):
+    """Every LED of a seat's arc (as ring.py lights it) is drawn within that seat's
+    sector, so seat labels sit next to their own LEDs."""
+    led_turn, seat_turn = view.ring_positions(leds, seats, offset, reverse)
+    r = ringmod.Ring(leds, seats, offset=offset, reverse=reverse)
+    previous_end = 0.0
+    for seat in range(1, seats + 1):
+        turns = [led_turn[i] for i in r.arc(seat)]
+        assert turns == sorted(turns)  # the arc is drawn clockwise, in seat order
+        assert turns[0] > previous_end - 1e-9  # after the previous seat's arc
+        assert turns[0] - 0.5 / leds <= seat_turn[seat] <= turns[-1] + 0.5 / leds
+        previous_end = turns[-1]
+    assert led_turn[r.arc(1)[0]] < 1.0 / seats  # seat 1 starts at the top
+    assert sorted(led_turn) == [(k + 0.5) / leds for k in range(leds)]
+
+
+def test_layout_shows_seats_statuses_debts_the_hand_and_help():
+    lines = view.to_text(view.layout(make_model(), 120, 40), 120, 40)
+    text = "\n".join(lines)
+    rows = [ln for ln in lines if re.search(r"\s\d+\s+(active|away|empty)\s", ln)]
+    assert len(rows) == 6
+    assert re.search(r"\b4  away\s+20\+10 dead", text)
+    assert re.search(r"\b3  active\s+-\s+D\b", text)
+    assert re.search(r"\b5  active\s+-\s+SB\b", text)
+    assert re.search(r"\b6  active\s+-\s+BB\b", text)
+    assert re.search(r"\b1  active\s+-\s+first\b", text)
+    assert re.search(r"\b2  active\s+-\s+posts 20\+10 dead", text)
+    assert "hand 4: D 3  SB 5  BB 6  first to act 1" in text
+    assert "posts 2: 20+10 dead, 5: 10, 6: 20" in text
+    assert "rules dead  stakes 10/20  hands 4" in lines[0]
+    assert lines[-1] == ("1..6: seat (1-9 0 - = are 1-12) | shift+key or l,key: long press | "
+                         "space/n: next hand | u: undo | ':' command | q: quit")
+    narrow = view.to_text(view.layout(make_model(), 80, 24), 80, 24)
+    assert narrow[-1] == "1..6 seat | shift: long | space: next hand | u: undo | ':' command | q: quit"
+    # The four lit LEDs are drawn as coloured cells, the dark ones as dots.
+    items = view.layout(make_model(), 120, 40)
+    lit = [it for it in items if isinstance(it[3], tuple)]
+    assert len(lit) == 4 and all(it[3][1] == (255, 0, 0) for it in lit)
+    assert len([it for it in items if it[2] == ".."]) == 20
+    # Seat labels around the ring.
+    labels = {it[2] for it in items if it[3] == "bold" and it[2].isdigit()}
+    assert labels == {"1", "2", "3", "4", "5", "6"}
+
+
+def test_layout_survives_tiny_and_empty_screens():
+    for w, h in ((20, 6), (1, 1), (80, 24)):
+        view.to_text(view.layout(make_model(), w, h), w, h)
+    empty = view.TableModel("nothing yet")
+    assert any("waiting for the device" in ln
+               for ln in view.to_text(view.layout(empty, 80, 24), 80, 24))
+
+
+def test_keys_map_to_presses():
+    assert view.key_command("1", 9) == ("press 1", False)
+    assert view.key_command("0", 12) == ("press 10", False)
+    assert view.key_command("=", 12) == ("press 12", False)
+    assert view.key_command("=", 9) == (None, False)  # no seat 12 on 9 seats
+    assert view.key_command("!", 9) == ("hold 1", False)
+    assert view.key_command("+", 12) == ("hold 12", False)
+    assert view.key_command("l", 9) == (None, True)
+    assert view.key_command("3", 9, long_next=True) == ("hold 3", False)
+    assert view.key_command(" ", 9) == ("press 0", False)
+    assert view.key_command("n", 9) == ("press 0", False)
+    assert view.key_command("u", 9) == ("hold 0", False)
+    assert view.key_command("x", 9) == (None, False)
+
+
+# -- in a real terminal ------------------------------------------------------------------
+class Tmux:
+    """A private tmux server (its own socket) with one window running a command."""
+
+    def __init__(self, command, width=132, height=42):
+        if not shutil.which("tmux"):
+            pytest.fail("tmux is needed for the terminal tests")
+        self.socket = "dbtest-" + uuid.uuid4().hex[:8]
+        env_cmd = "cd %s && exec %s" % (os.getcwd(), command)
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
+                  "-y", str(height), env_cmd)
+        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.socket] + list(args), capture_output=True,
+                              text=True, timeout=10, env=dict(os.environ,
+                                                              TERM="xterm-256color"))
+
+    def screen(self, colours=False):
+        args = ["capture-pane", "-p", "-t", "t"] + (["-e"] if colours else [])
+        return self.tmux(*args).stdout
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def wait_for(self, pattern, timeout=15.0, absent=False):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            found = re.search(pattern, screen, re.M)
+            if (found is None) == absent:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError("%s %r on the screen:\n%s" % ("still" if absent else "no",
+                                                           pattern, self.screen()))
+
+    def dead_status(self):
+        out = self.tmux("display-message", "-p", "-t", "t",
+                        "#{pane_dead} #{pane_dead_status}").stdout.split()
+        return int(out[1]) if out and out[0] == "1" else None
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+def dealerbutton(*args):
+    return " ".join([str(BIN / "dealerbutton")] + [str(a) for a in args])
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_emulate_view_in_a_real_terminal(runtime, tmp_path):
+    state = tmp_path / "state"
+    flag = "--micropython" if runtime == "micropython" else ""
+    term = Tmux(dealerbutton("emulate", "--seats", 6, "--state", state, flag))
+    try:
+        term.wait_for(r"seat\s+status\s+owes")
+        screen = term.wait_for(r"\b6  empty")
+        assert "1..6: seat (1-9 0 - = are 1-12)" in screen
+        term.keys("1", "2", "3")  # three players sit down
+        term.wait_for(r"^.*\b3\s+active")
+        term.keys("Space")  # before the first hand: the draw for the button ...
+        term.keys("2")  # ... won by seat 2: the first hand is dealt
+        term.wait_for(r"hand 1: D 2  SB 3  BB 1  first to act 2")
+        screen = term.wait_for(r"\b2\s+active\s+-\s+D first")
+        assert "* hand 1: D 2" in screen  # the event log
+        coloured = term.screen(colours=True)
+        assert re.search(r"\x1b\[[0-9;]*48;5;\d+m", coloured), "no 256-colour LED cells"
+        term.keys("#")  # long press of seat 3: he leaves
+        term.wait_for(r"^.*\b3\s+empty")
+        term.keys("u")  # undo (long press of next hand): he is back
+        term.wait_for(r"^.*\b3\s+active")
+        term.keys(":")
+        term.keys("-l", "away 1")
+        term.keys("Enter")
+        term.wait_for(r"^.*\b1\s+away")
+        term.keys("Tab", "q")
+        deadline = time.monotonic() + 10
+        while term.dead_status() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert term.dead_status() == 0
+    finally:
+        term.close()
+    # Start again on the same folder: the table resumes where it was.
+    term = Tmux(dealerbutton("emulate", "--state", state, flag))
+    try:
+        screen = term.wait_for(r"hand 1: D 2  SB 3  BB 1")
+        assert re.search(r"^.*\b1\s+away", screen, re.M)
+        assert "hands 1" in screen
+        term.keys("n")  # next hand
+        term.wait_for(r"hand 2: D 3")
+        term.keys("q")
+    finally:
+        term.close()
