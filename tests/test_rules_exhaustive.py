@@ -45,11 +45,11 @@ def explore(rules, depth=DEPTH):
     for _ in range(depth):
         nxt = []
         for d in frontier:
+            t = Table.from_dict(d)  # back to d after every move: refused, or undone
+            before = (seat_statuses(t), t.hand)
+            hk = hand_key(t.hand)
             for ev, seat in moves(d):
                 transitions += 1
-                t = Table.from_dict(d)
-                before = (seat_statuses(t), t.hand)
-                hk = hand_key(t.hand)
                 try:
                     h = apply(t, ev, seat)
                 except RuleError as e:

@@ -81,13 +81,14 @@ class Table:
         self._f = bytearray(seats + 1)  # index = seat; index 0 unused
         self._hands = 0
         # The last hand: button, SB position, SB poster (0: none), BB, seats dealt in,
-        # and its posts as a flat tuple (seat, live, dead, ...).
+        # and its posts as bytes (see _pack_posts).
         self._button = 0
         self._sbpos = 0
         self._sb = 0
         self._bb = 0
         self._dealt = 0
-        self._posts = ()
+        self._posts = b""
+        self._code = bytearray(seats + 1)  # scratch for deal(): what each seat posts
         self._gone = 0     # seats whose player, dealt into the last hand, has left since
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._orbit = 0    # how far the button has travelled since the first hand (max N)
@@ -263,38 +264,31 @@ class Table:
                 if sbpass >> s & 1:
                     x |= _MSB
                 f[s] = x
-        # Posts of the players dealt in, clockwise from the first seat after the button.
-        posts = []
-        s = btn
-        for _ in range(n):
-            s = s % n + 1
-            if not dealt >> s & 1:
-                continue
+        # What each player dealt in posts, as a code per seat: live * 4 + dead, where live
+        # is 0, 1 (a small blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds.
+        code = self._code
+        for s in range(1, n + 1):
             x = f[s]
-            live = dead = 0
-            if s == bb:
-                live = big  # M4: nothing extra on the big blind
+            c = 0
+            if not dealt >> s & 1:
+                pass
+            elif s == bb:
+                c = 8  # M4: a big blind and nothing extra
             else:
                 if x & _STATUS == _WAITING:
                     if x & _NEW:
                         if not self._free(s, passed, orbit):
-                            live = big
+                            c = 8
                     else:
-                        if x & _MBB:
-                            live = big
-                        if x & _MSB:
-                            dead = small
+                        c = (8 if x & _MBB else 0) | (1 if x & _MSB else 0)
                 if s == sb:
-                    live += small
-                    if live > big:  # live up to one big blind, the rest dead
-                        dead += live - big
-                        live = big
-            if live or dead:
-                posts.append([s, live, dead])
+                    # the small blind on top: live up to one big blind, the rest dead
+                    c = c + 1 if c >= 8 else c | 4
+            code[s] = c
         paid = 1 << bb  # seats paying a big blind as a blind this hand
         carry = 0
         if self.rules == "moving" and not first and not headsup:
-            sb, paid, carry = self._make_up(act, btn, sb, bb, posts, paid)
+            sb, paid, carry = self._make_up(act, sb, bb, paid)
         for s in range(1, n + 1):
             x = f[s] & ~(_CARRY | _PAIDBB)
             if dealt >> s & 1:
@@ -304,16 +298,13 @@ class Table:
             if carry >> s & 1:
                 x |= _CARRY
             f[s] = x
-        flat = []
-        for p in posts:
-            flat.extend(p)
         self._hands += 1
         self._button = btn
         self._sbpos = btn if headsup else sbpos
         self._sb = sb
         self._bb = bb
         self._dealt = dealt
-        self._posts = tuple(flat)
+        self._posts = self._pack_posts(btn)
         self._gone = 0
         self._passed = passed
         self._orbit = orbit
@@ -329,7 +320,7 @@ class Table:
             "h": self._hands, "f": list(self._f[1:]),
             "p": [self._button, self._sbpos, self._sb, self._bb, self._dealt, self._gone,
                   self._passed, self._orbit],
-            "q": self._coded_posts(),
+            "q": list(self._posts),
         }
 
     @classmethod
@@ -363,32 +354,11 @@ class Table:
         t._hands = hands
         (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
          t._orbit) = p
-        flat = []
-        small, big = t.stakes
         for c in q:
-            s, lk, dk = c >> 4, c >> 2 & 3, c & 3
-            if not 1 <= s <= n or lk > 2 or dk > 2 or not (lk or dk):
+            if not 1 <= c >> 4 <= n or c >> 2 & 3 > 2 or c & 3 > 2 or not c & 15:
                 raise RuleError("table data is inconsistent")
-            flat.append(s)
-            flat.append((0, small, big)[lk])
-            flat.append(dk * small)
-        t._posts = tuple(flat)
+        t._posts = bytes(q)
         return t
-
-    def _coded_posts(self):
-        """Posts as one small number each: seat * 16 + live * 4 + dead, where live is 0, 1
-        (a small blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds."""
-        small, big = self.stakes
-        q = self._posts
-        out = []
-        for i in range(0, len(q), 3):
-            live, dead = q[i + 1], q[i + 2]
-            lk = 0 if not live else 1 if live == small else 2
-            if (0, small, big)[lk] != live or dead % small or dead > 2 * small:
-                raise RuleError("seat %d posts %d live %d dead: not storable"
-                                % (q[i], live, dead))
-            out.append(q[i] * 16 + lk * 4 + dead // small)
-        return out
 
     # ---- insides -------------------------------------------------------------------------
 
@@ -398,16 +368,51 @@ class Table:
                             % (seat, self.seats))
 
     def _push(self):
+        """Keep the state before an event for undo: one short byte string (E3)."""
+        n = self.seats
+        f = self._f
+        q = self._posts
+        b = bytearray(n + 15 + len(q))
+        for s in range(1, n + 1):
+            b[s - 1] = f[s]
+        h = self._hands
+        b[n] = h >> 24 & 255
+        b[n + 1] = h >> 16 & 255
+        b[n + 2] = h >> 8 & 255
+        b[n + 3] = h & 255
+        b[n + 4] = self._button
+        b[n + 5] = self._sbpos
+        b[n + 6] = self._sb
+        b[n + 7] = self._bb
+        b[n + 8] = self._dealt >> 8
+        b[n + 9] = self._dealt & 255
+        b[n + 10] = self._gone >> 8
+        b[n + 11] = self._gone & 255
+        b[n + 12] = self._passed >> 8
+        b[n + 13] = self._passed & 255
+        b[n + 14] = self._orbit
+        for i in range(len(q)):
+            b[n + 15 + i] = q[i]
         u = self._undo
-        u.append((bytes(self._f), self._hands, self._button, self._sbpos, self._sb,
-                  self._bb, self._dealt, self._posts, self._gone, self._passed, self._orbit))
+        u.append(b)
         if len(u) > UNDO_DEPTH:
             u.pop(0)
 
-    def _restore(self, snap):
-        self._f = bytearray(snap[0])
-        (self._hands, self._button, self._sbpos, self._sb, self._bb, self._dealt,
-         self._posts, self._gone, self._passed, self._orbit) = snap[1:]
+    def _restore(self, b):
+        n = self.seats
+        f = self._f
+        for s in range(1, n + 1):
+            f[s] = b[s - 1]
+        self._hands = b[n] << 24 | b[n + 1] << 16 | b[n + 2] << 8 | b[n + 3]
+        self._button = b[n + 4]
+        self._sbpos = b[n + 5]
+        self._sb = b[n + 6]
+        self._bb = b[n + 7]
+        self._dealt = b[n + 8] << 8 | b[n + 9]
+        self._gone = b[n + 10] << 8 | b[n + 11]
+        self._passed = b[n + 12] << 8 | b[n + 13]
+        self._orbit = b[n + 14]
+        self._posts = bytes(b[n + 15:])
         self._hand = None
 
     def _mask(self, status):
@@ -526,11 +531,11 @@ class Table:
                     dealt |= 1 << s
         return btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt
 
-    def _make_up(self, act, btn, sb, bb, posts, paid):
+    def _make_up(self, act, sb, bb, paid):
         """MB2: blinds skipped because players left are made up; one blind per player per
         hand, biggest first, the rest carried.  Returns (sb, paid, carry)."""
-        small, big = self.stakes
         f = self._f
+        code = self._code
         n = self.seats
         stay = act & ~self._gone
         due_bb = 0
@@ -550,24 +555,34 @@ class Table:
             if not (due_bb | due_sb) >> s & 1:
                 continue
             if due_bb >> s & 1 or s == bb:
-                live, dead = big, 0
+                code[s] = 8  # a live big blind
                 paid |= 1 << s
                 if s == sb or due_sb >> s & 1:
                     carry |= 1 << s  # the small blind waits for the next hand
                 if s == sb:
                     sb = 0  # he posts a big blind instead of the small one
             else:
-                live, dead = 0, small
-            for p in posts:
-                if p[0] == s:
-                    p[1] = live
-                    p[2] = dead
-                    break
-            else:
-                posts.append([s, live, dead])
-        if carry or due_bb or due_sb:
-            posts.sort(key=lambda p: (p[0] - btn - 1) % n)
+                code[s] = 1  # a dead small blind
         return sb, paid, carry
+
+    def _pack_posts(self, btn):
+        """The posts as bytes, one per posting seat: seat * 16 + code, clockwise from the
+        first seat after the button."""
+        n = self.seats
+        code = self._code
+        k = 0
+        for s in range(1, n + 1):
+            if code[s]:
+                k += 1
+        out = bytearray(k)
+        i = 0
+        s = btn
+        for _ in range(n):
+            s = s % n + 1
+            if code[s]:
+                out[i] = s * 16 + code[s]
+                i += 1
+        return bytes(out)
 
     def _make_hand(self):
         n = self.seats
@@ -577,10 +592,10 @@ class Table:
             s = s % n + 1
             if self._dealt >> s & 1:
                 dealt.append(s)
-        q = self._posts
+        small, big = self.stakes
         posts = {}
-        for i in range(0, len(q), 3):
-            posts[q[i]] = (q[i + 1], q[i + 2])
+        for c in self._posts:
+            posts[c >> 4] = ((0, small, big)[c >> 2 & 3], (c & 3) * small)
         if len(dealt) == 2:
             first = self._button
         else:
