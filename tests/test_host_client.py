@@ -280,3 +280,19 @@ def test_emulator_that_cannot_start_is_reported_cleanly(tmp_path):
     assert "exited with status 2" in str(exc.value)
     assert "seats" in str(exc.value)
     proc.wait(5)
+
+
+def test_default_state_folder_is_per_user_and_created(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    proc = subprocess.Popen(emulate_cmd("--stdio", "--seats", "4"), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, env=env)
+    client = Client.process(proc, timeout=5.0)
+    try:
+        client.sync(timeout=10)
+        client.call("sit 2")
+    finally:
+        client.close()
+        proc.wait(10)
+    folder = tmp_path / "data" / "dealerbutton" / "emulator"
+    assert (folder / "state.json").exists()
+    assert json.loads((folder / "emulate.json").read_text())["seats"] == 4

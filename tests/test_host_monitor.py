@@ -51,6 +51,15 @@ def test_scripted_session(tmp_path):
     assert "cannot open" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_no_board_is_a_clear_message(monkeypatch, capsys):
+    from dealerbutton_host import cli, deploy
+
+    monkeypatch.setattr(deploy, "find_board", lambda: None)
+    assert cli.main(["monitor", "-c", "ping"]) == 2
+    err = capsys.readouterr().err
+    assert "no board found" in err and "--port" in err
+
+
 def test_live_view_follows_the_board_through_a_reset(tmp_path):
     link = tmp_path / "ttyBOARD"
     state = tmp_path / "state"
@@ -74,10 +83,7 @@ def test_live_view_follows_the_board_through_a_reset(tmp_path):
         term.keys("Enter")
         term.wait_for(r"\b3  active")
         term.keys("C-c")
-        deadline = time.monotonic() + 10
-        while term.dead_status() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert term.dead_status() == 0
+        assert term.wait_exit() == 0, term.screen()
     finally:
         term.close()
         emu.stop()

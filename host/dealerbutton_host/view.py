@@ -175,7 +175,8 @@ def money(pair) -> str:
 
 def hand_lines(hand: Optional[dict]) -> List[str]:
     if not hand:
-        return ["no hand dealt yet"]
+        return ["no hand dealt yet: seat the players, press the next-hand button",
+                "(space), then the seat that won the draw for the button"]
     dead = hand.get("button") not in hand.get("dealt", [])
     first = "hand %d: D %s%s  SB %s  BB %s  first to act %s" % (
         hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
