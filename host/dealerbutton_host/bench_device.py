@@ -1,0 +1,678 @@
+"""The device side of the benchmark: times and weighs the firmware on the runtime running it.
+
+Runs under the `micropython` unix port (the figures that matter) and under CPython (the
+reference column); dealerbutton_host.bench starts it and reads the one JSON object it prints
+on stdout. Progress goes to stderr.
+
+    MICROPYPATH=firmware:host/dealerbutton_host micropython bench_device.py [--quick] [--heap-only]
+    PYTHONPATH=firmware python host/dealerbutton_host/bench_device.py [--quick]
+
+Time: time.ticks_us/ticks_diff on MicroPython, perf_counter_ns on CPython, around one call.
+Heap: gc.mem_alloc() before and after the call with the collector disabled (MicroPython only).
+Everything here runs on both runtimes: no f-strings, no typing, % formatting only.
+"""
+
+import gc
+import sys
+import time
+
+MICROPYTHON = sys.implementation.name == "micropython"
+HEAP = hasattr(gc, "mem_alloc")
+
+if MICROPYTHON:
+    now_us = time.ticks_us  # type: ignore[attr-defined]
+    _ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
+
+    def elapsed_us(t0, t1):
+        return _ticks_diff(t1, t0)
+else:
+    now_us = time.perf_counter_ns
+
+    def elapsed_us(t0, t1):
+        return (t1 - t0) / 1000.0
+
+if HEAP:
+    mem_alloc = gc.mem_alloc  # type: ignore[attr-defined]
+    collect = gc.collect  # type: ignore[assignment]  # before each measured call
+else:
+    def mem_alloc():
+        return 0
+
+    def collect():
+        pass  # CPython counts references; a full collection per call would only slow it
+
+SEATS = 12
+LEDS = 60
+RULE_SETS = ("dead", "moving", "simple")
+# What main.py brings in through board.py, each module after the ones it imports.
+IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons", "dealerbutton.ring",
+                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.config",
+                "dealerbutton.protocol", "dealerbutton.store", "dealerbutton.app",
+                "dealerbutton.board")
+IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
+QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
+FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
+
+
+def progress(msg):
+    sys.stderr.write("bench[%s]: %s\n" % (sys.implementation.name, msg))
+
+
+# -- stand-ins for the board's C modules (made before the heap baseline) -------------------
+
+class _Module:
+    pass
+
+
+class _Pin:
+    """machine.Pin with its pull-up: value() is 1 until the bench sets level 0 (pressed)."""
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.level = 1
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = v
+
+
+class _NeoPixel:
+    """neopixel.NeoPixel: its buffer as on the board; write() (C on the board) does nothing."""
+
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.pin = pin
+        self.n = n
+        self.buf = bytearray(n * bpp)
+
+    def write(self):
+        pass
+
+
+def install_board_stand_ins():
+    machine = _Module()
+    machine.Pin = _Pin  # type: ignore[attr-defined]
+    neopixel = _Module()
+    neopixel.NeoPixel = _NeoPixel  # type: ignore[attr-defined]
+    sys.modules["machine"] = machine  # type: ignore[assignment]
+    sys.modules["neopixel"] = neopixel  # type: ignore[assignment]
+
+
+class MemFlash:
+    """A flash for store.Store. keep=False keeps only each file's size, so the app's saves
+    leave nothing on the heap (on the board the file is in flash, not in RAM)."""
+
+    def __init__(self, keep=True):
+        self.keep = keep
+        self.files = {}
+
+    def open(self, name, mode):
+        if "r" in mode:
+            if name not in self.files or not self.keep:
+                raise OSError(2, "ENOENT")
+            return _Reader(self.files[name])
+        self.files[name] = b""
+        return _Writer(self, name)
+
+    def rename(self, old, new):
+        if old not in self.files:
+            raise OSError(2, "ENOENT")
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, name):
+        if name not in self.files:
+            raise OSError(2, "ENOENT")
+        del self.files[name]
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, n=-1):
+        return self.data if n < 0 else self.data[:n]
+
+    def close(self):
+        pass
+
+
+class _Writer:
+    def __init__(self, fs, name):
+        self.fs = fs
+        self.name = name
+        self.size = 0
+        self.parts = []
+
+    def write(self, data):
+        self.size += len(data)
+        if self.fs.keep:
+            self.parts.append(bytes(data))
+        return len(data)
+
+    def flush(self):
+        self.fs.files[self.name] = b"".join(self.parts) if self.fs.keep else self.size
+
+    def close(self):
+        pass
+
+
+def _write(line):
+    pass
+
+
+class Rng:
+    """A small deterministic generator, the same sequence on both runtimes."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 16) % n
+
+
+class Samples:
+    """Measurements in a list made once at its full size: no growth while measuring (a list
+    that doubles would fragment the unix port's small heap). Past cap, samples are dropped."""
+
+    def __init__(self, cap):
+        self.v = [0] * cap
+        self.n = 0
+
+    def add(self, x):
+        if self.n < len(self.v):
+            self.v[self.n] = x
+            self.n += 1
+
+    def sorted(self):
+        """The samples, sorted in place (no copy: the heap may have no room for one)."""
+        del self.v[self.n:]
+        self.v.sort()
+        return self.v
+
+
+def sample_pool(counts):
+    """Every list of measurements, made at the start (before the heap baseline, and before
+    the apps scatter their objects over the heap)."""
+    hands = len(RULE_SETS) * counts["hands"]
+    frames = counts["frames"]
+    presses = counts["presses"]
+    pool = {}
+    for name, cap in (("deal_t", hands), ("deal_b", hands),
+                      ("ev_t", 2 * hands), ("ev_b", 2 * hands),  # 1.5 events a hand on average
+                      ("ft", frames), ("fb", frames), ("rt", frames),
+                      ("lat", presses), ("seat_lat", presses), ("deal_lat", presses),
+                      ("press_b", presses), ("idle_t", IDLE_SAMPLES), ("idle_b", IDLE_SAMPLES),
+                      ("save_t", max(10, presses // 4)), ("save_b", max(10, presses // 4)),
+                      ("gc_t", counts["collects"])):
+        pool[name] = Samples(cap)
+    return pool
+
+
+# -- statistics -----------------------------------------------------------------------------
+
+def rank(sorted_values, p):
+    """Nearest-rank percentile p (0..100) of a sorted list."""
+    n = len(sorted_values)
+    k = (p * n + 99) // 100
+    if k < 1:
+        k = 1
+    return sorted_values[k - 1]
+
+
+def time_stats(samples):
+    s = samples.sorted()
+    if not s:
+        return {"n": 0, "median_us": None, "p95_us": None, "max_us": None}
+    return {"n": len(s), "median_us": rank(s, 50), "p95_us": rank(s, 95), "max_us": s[-1]}
+
+
+def heap_stats(samples):
+    if not HEAP:
+        return None
+    s = samples.sorted()
+    if not s:
+        return None
+    return {"n": len(s), "median_b": rank(s, 50), "max_b": s[-1],
+            "mean_b": sum(s) // len(s), "nonzero": len(s) - count_zero(s)}
+
+
+def count_zero(s):
+    n = 0
+    for v in s:
+        if v == 0:
+            n += 1
+    return n
+
+
+# -- churn: valid seat events on a table ---------------------------------------------------
+
+def pick_event(t, rng):
+    """(cmd, seat, option) for a valid seat event: empty seats fill up, active players go
+    away or bust, away players come back or leave, waiting ones change their mind."""
+    s = 1 + rng.below(t.seats)
+    st = t.status(s)
+    r = rng.below(10)
+    if st == "empty":
+        return "sit", s, "post" if r < 5 else None
+    if st == "active":
+        return ("leave" if r < 3 else "away"), s, None
+    if st == "away":
+        return ("leave" if r < 2 else "back"), s, ("wait" if r >= 7 else None)
+    return "choose", s, ("wait" if t.choice(s) == "post" else "post")
+
+
+def present(t):
+    n = 0
+    for s in range(1, t.seats + 1):
+        st = t.status(s)
+        if st == "active" or st == "waiting":
+            n += 1
+    return n
+
+
+# -- the measured parts ------------------------------------------------------------------
+
+def bench_rules(hands, pool, out):
+    """deal() on a full 12-seat table with churn (0..3 seat events between hands), and each
+    seat event on its own, for every rule set."""
+    from dealerbutton.rules import Table
+    deal_t = pool["deal_t"]
+    deal_b = pool["deal_b"]
+    ev_t = pool["ev_t"]
+    ev_b = pool["ev_b"]
+    per_rules = {}
+    for rules in RULE_SETS:
+        progress("deal() and seat events, %s rules, %d hands" % (rules, hands))
+        rng = Rng(12345)
+        t = Table(SEATS, rules, (10, 20))
+        for s in range(1, SEATS + 1):
+            t.sit(s)
+        t.deal(1)
+        worst = 0
+        warm = 60  # fill the undo history first: its growth is not per-deal cost
+        for i in range(warm + hands):
+            measure = i >= warm
+            for _ in range(rng.below(4)):
+                cmd, s, opt = pick_event(t, rng)
+                collect()
+                gc.disable()
+                a = mem_alloc()
+                t0 = now_us()
+                if cmd == "sit":
+                    t.sit(s, opt == "post")
+                elif cmd == "away":
+                    t.away(s)
+                elif cmd == "back":
+                    t.back(s, opt == "wait")
+                elif cmd == "choose":
+                    t.choose(s, opt)
+                else:
+                    t.leave(s)
+                t1 = now_us()
+                b = mem_alloc()
+                gc.enable()
+                if measure:
+                    ev_t.add(elapsed_us(t0, t1))
+                    ev_b.add(b - a)
+            while present(t) < 2:
+                for s in range(1, SEATS + 1):
+                    if t.status(s) == "empty":
+                        t.sit(s, True)
+                        break
+            collect()
+            gc.disable()
+            a = mem_alloc()
+            t0 = now_us()
+            t.deal()
+            t1 = now_us()
+            b = mem_alloc()
+            gc.enable()
+            if measure:
+                deal_t.add(elapsed_us(t0, t1))
+                deal_b.add(b - a)
+                if b - a > worst:
+                    worst = b - a
+        per_rules[rules] = {"hands": t.hands, "max_deal_b": worst if HEAP else None}
+    out["deal"] = {"time": time_stats(deal_t), "heap": heap_stats(deal_b), "rules": per_rules}
+    out["event"] = {"time": time_stats(ev_t), "heap": heap_stats(ev_b)}
+
+
+def play(app, rng, hands):
+    """Seat events and deals through the app, as the host's commands would do them."""
+    for _ in range(hands):
+        for _ in range(rng.below(4)):
+            cmd, s, opt = pick_event(app.table, rng)
+            app.run(cmd, s, opt)
+        if present(app.table) >= 2:
+            app.run("deal", None, None)
+        else:
+            for s in range(1, SEATS + 1):
+                if app.table.status(s) == "empty":
+                    app.run("sit", s, "post")
+
+
+def bench_frames(app, frames, pool, out):
+    """app.frame(now): ring.render (60 LEDs, 12 seats) and the copy into the NeoPixel buffer;
+    the table changes, presses flash and the draw chase runs now and then, between frames."""
+    from dealerbutton import ring as ringmod
+    progress("rendered frames, %d" % frames)
+    rng = Rng(777)
+    ring = app.ring
+    now = app.now
+    ft = pool["ft"]
+    fb = pool["fb"]
+    rt = pool["rt"]
+    for i in range(frames):
+        now += 25
+        app.now = now
+        if i % 8 == 0:
+            cmd, s, opt = pick_event(app.table, rng)
+            app.run(cmd, s, opt)
+        if i % 50 == 0 and present(app.table) >= 2:
+            app.run("deal", None, None)
+        if i % 40 == 0:  # a press a second: a quarter of the frames carry its flash
+            ring.flash(rng.below(SEATS + 1), rng.below(4) > 0, now)
+        if i % 200 == 150:
+            ring.mode = ringmod.DRAW
+        elif i % 200 == 170:
+            ring.mode = ringmod.NORMAL
+        collect()
+        gc.disable()
+        a = mem_alloc()
+        t0 = now_us()
+        app.frame(now)
+        t1 = now_us()
+        b = mem_alloc()
+        gc.enable()
+        ft.add(elapsed_us(t0, t1))
+        fb.add(b - a)
+        gc.disable()
+        t0 = now_us()
+        ring.render(now)  # the same frame again, the ring alone (no strip copy)
+        t1 = now_us()
+        gc.enable()
+        rt.add(elapsed_us(t0, t1))
+    ring.mode = ringmod.NORMAL
+    out["frame"] = {"time": time_stats(ft), "heap": heap_stats(fb), "render": time_stats(rt)}
+
+
+def bench_presses(app, presses, pool, out):
+    """A short press of a seat button (or the next-hand button: deal), held 100 ms, then let
+    go; the tick whose debounce decides the press is timed from its start to the end of the
+    strip write in it (the save that follows in the same tick is left out). The ticks without
+    a press or a frame are the idle poll of 13 buttons."""
+    progress("button presses, %d" % presses)
+    rng = Rng(4242)
+    strip = app.strip
+    lat = pool["lat"]
+    seat_lat = pool["seat_lat"]
+    deal_lat = pool["deal_lat"]
+    press_b = pool["press_b"]
+    idle_t = pool["idle_t"]
+    idle_b = pool["idle_b"]
+    missed = 0
+    now = app.now
+    for _ in range(presses):
+        seat = rng.below(SEATS + 3)
+        if seat > SEATS:
+            seat = 0  # the next-hand button: deal
+        pin = app.pins[seat]
+        decided = False
+        for step in range(60):
+            if step == 0:
+                pin.level = 0
+            elif step == 20:
+                pin.level = 1
+            now += 5
+            before_press = app.presses
+            before_show = strip.shows
+            collect()
+            gc.disable()
+            a = mem_alloc()
+            t0 = now_us()
+            app.tick(now)
+            t1 = now_us()
+            b = mem_alloc()
+            gc.enable()
+            if app.presses != before_press:
+                if strip.shows == before_show:
+                    missed += 1  # a press without a frame in its tick
+                else:
+                    lat.add(elapsed_us(t0, strip.at))
+                    (deal_lat if seat == 0 else seat_lat).add(elapsed_us(t0, strip.at))
+                    press_b.add(b - a)
+                decided = True
+            elif strip.shows == before_show:
+                idle_t.add(elapsed_us(t0, t1))
+                idle_b.add(b - a)
+            if decided and step >= 30:
+                break
+        if not decided:
+            missed += 1
+    st = pool["save_t"]
+    sb = pool["save_b"]
+    saves = len(st.v)
+    for _ in range(saves):
+        collect()
+        gc.disable()
+        a = mem_alloc()
+        t0 = now_us()
+        app.save()
+        t1 = now_us()
+        b = mem_alloc()
+        gc.enable()
+        st.add(elapsed_us(t0, t1))
+        sb.add(b - a)
+    out["save"] = {"time": time_stats(st), "heap": heap_stats(sb)}
+    out["press"] = {"time": time_stats(lat), "heap": heap_stats(press_b), "missed": missed,
+                    "seat": time_stats(seat_lat), "next_hand": time_stats(deal_lat)}
+    out["idle_tick"] = {"time": time_stats(idle_t), "heap": heap_stats(idle_b)}
+
+
+def bench_gc(collects, pool, out):
+    progress("gc.collect() pauses, %d" % collects)
+    ts = pool["gc_t"]
+    for _ in range(collects):
+        t0 = now_us()
+        gc.collect()
+        t1 = now_us()
+        ts.add(elapsed_us(t0, t1))
+    out["gc_collect"] = {"time": time_stats(ts)}
+
+
+def bench_state(out):
+    """The saved state file of a full 12-seat table with debts and history, as store.Store
+    writes it, read back and checked; and the same file with every number at its widest."""
+    from dealerbutton import store
+    from dealerbutton.rules import Table
+    progress("saved state size")
+    rng = Rng(99)
+    t = Table(SEATS, "dead", (10, 20))
+    for s in range(1, SEATS + 1):
+        t.sit(s)
+    t.deal(1)
+    events = 13
+    for _ in range(400):
+        for _ in range(rng.below(4)):
+            cmd, s, opt = pick_event(t, rng)
+            if cmd == "sit":
+                t.sit(s, opt == "post")
+            elif cmd == "away":
+                t.away(s)
+            elif cmd == "back":
+                t.back(s, opt == "wait")
+            elif cmd == "choose":
+                t.choose(s, opt)
+            else:
+                t.leave(s)
+            events += 1
+        if present(t) >= 2:
+            t.deal()
+            events += 1
+    # A full table: every seat taken; three players away long enough to owe both blinds,
+    # two new players waiting (one posts, one waits for the big blind).
+    for s in range(1, SEATS + 1):
+        if t.status(s) == "empty":
+            t.sit(s, True)
+            events += 1
+        elif t.status(s) == "away":
+            t.back(s)
+            events += 1
+    for _ in range(3):
+        t.deal()
+        events += 1
+    for s in (3, 7, 11):
+        if t.status(s) == "active":
+            t.away(s)
+            events += 1
+    for _ in range(SEATS + 1):
+        t.deal()
+        events += 1
+    for s in (5, 9):
+        t.leave(s)
+        t.sit(s, s == 5)
+        events += 2
+    debts = 0
+    taken = 0
+    for s in range(1, SEATS + 1):
+        if t.status(s) != "empty":
+            taken += 1
+        live, dead = t.owes(s)
+        if live or dead:
+            debts += 1
+    fs = MemFlash(keep=True)
+    st = store.Store(fs)
+    st.seq = events - 1
+    size = st.save(t.to_dict())
+    data = fs.files[store.NAME]
+    d, seq, problem = store.parse(data)
+    ok = problem is None and seq == events and d is not None
+    if ok:
+        ok = Table.from_dict(d).to_dict() == t.to_dict()
+    # The widest file: a million hands, ten million saves, the biggest stakes config.json
+    # takes, every seat byte and post code at three digits, every seat mask at four.
+    d = t.to_dict()
+    d["h"] = 999999
+    d["k"] = [1000000, 1000000]
+    d["r"] = "moving"
+    d["f"] = [255] * SEATS
+    d["p"] = [SEATS, SEATS, SEATS, SEATS, 8190, 8190, 8190, SEATS]
+    d["q"] = [202] * SEATS
+    head, payload = st.encode(d, 9999999)
+    worst = len(head) + len(payload) + 1 - len(("%d" % store.checksum(1, 9999999, payload)))
+    worst += 10  # the CRC at its widest, 10 digits
+    out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
+                    "players_owing": debts, "round_trip": ok, "seq": seq}
+
+
+def make_app(cls, now_ms=1000):
+    """The App as board.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
+    app's saves going to a flash that keeps only the size; 12 players sit, the first hand."""
+    from dealerbutton import board, config, store
+    cfg, errors = config.validate({"seats": SEATS, "leds": LEDS})
+    if errors:
+        raise SystemExit("bench: config refused: %r" % (errors,))
+    app = cls(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
+              store.Store(MemFlash(keep=False)), now_ms=now_ms)
+    for s in range(1, SEATS + 1):
+        app.run("sit", s, None)
+    app.run("deal", 1, None)
+    return app
+
+
+def bench_heap(out):
+    """Heap in use: importing the whole application (board.py and all it imports, as main.py
+    does), then the App of board.run() with 12 seats, a 60-LED ring, 12 players and the first
+    hand; then after 200 hands of play (the undo history full)."""
+    gc.collect()
+    base = mem_alloc()
+    per_module = {}
+    last = base
+    for name in IMPORT_ORDER:
+        __import__(name)
+        gc.collect()
+        now = mem_alloc()
+        per_module[name] = now - last
+        last = now
+    imported = last - base
+    from dealerbutton.app import App
+    app = make_app(App)
+    gc.collect()
+    built = mem_alloc() - base
+    play(app, Rng(2024), 200)
+    gc.collect()
+    played = mem_alloc() - base
+    rules = sys.modules["dealerbutton.rules"]
+    loaded_from = getattr(rules, "__file__", "?")
+    if HEAP:
+        out["heap_in_use"] = {"loaded_from": loaded_from, "import_b": imported, "app_b": built, "played_b": played,
+                              "per_module_b": per_module,
+                              "heap_total_b": mem_alloc() + gc.mem_free()}  # type: ignore
+    else:
+        out["heap_in_use"] = None
+
+
+def bench_app():
+    """A fresh app for the timed parts, counting its presses (to find the tick that handled
+    one) and stamping the end of each strip write."""
+    from dealerbutton.app import App
+
+    class BenchApp(App):
+        presses = 0
+
+        def press(self, seat, long, defer_save=False):
+            self.presses += 1
+            return App.press(self, seat, long, defer_save)
+
+    app = make_app(BenchApp)
+    play(app, Rng(2025), 100)
+    return app
+
+
+class StampStrip:
+    """Wraps the app's NeoPixelStrip: counts the frames shown and stamps when each ended."""
+
+    def __init__(self, strip):
+        self.strip = strip
+        self.n = strip.n
+        self.shows = 0
+        self.at = now_us()
+
+    def show(self, rgb_buf):
+        self.strip.show(rgb_buf)
+        self.at = now_us()
+        self.shows += 1
+
+
+def main(argv):
+    quick = "--quick" in argv
+    counts = QUICK if quick else FULL
+    out = {"runtime": sys.implementation.name,
+           "version": sys.version.split()[0] if not MICROPYTHON else "%d.%d.%d" % (
+               sys.implementation.version[0], sys.implementation.version[1],
+               sys.implementation.version[2]),
+           "quick": quick, "heap_counted": HEAP}
+    pool = sample_pool(counts) if "--heap-only" not in argv else None
+    install_board_stand_ins()
+    progress("heap in use after import and a 12-seat table")
+    bench_heap(out)
+    if "--heap-only" not in argv:
+        app = bench_app()
+        bench_frames(app, counts["frames"], pool, out)
+        app.strip = StampStrip(app.strip)  # type: ignore[assignment]
+        bench_presses(app, counts["presses"], pool, out)
+        bench_gc(counts["collects"], pool, out)
+        bench_rules(counts["hands"], pool, out)
+        bench_state(out)
+    import json
+    sys.stdout.write(json.dumps(out) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
