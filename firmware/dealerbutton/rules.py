@@ -234,7 +234,6 @@ class Table:
                                 "player who drew for it" % button)
         self._push()
         n = self.seats
-        small, big = self.stakes
         btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
         if _count(dealt) < 2:
             # D5: the last two or more present players just play, owing nothing.
