@@ -1,0 +1,138 @@
+"""The benchmark in its quick mode: it runs, prints every figure and writes well-formed JSON.
+
+Timings are not asserted (machines here are noisy); only the allocation and size figures
+that are deterministic, where their targets are met."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from dealerbutton_host import bench
+from mpy import ROOT
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("bench")
+    out = tmp / "results.json"
+    proc = subprocess.run([sys.executable, "-m", "dealerbutton_host.bench", "--quick",
+                           "--json", str(out)], cwd=tmp, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc, json.loads(out.read_text()), tmp
+
+
+def test_every_figure_is_in_the_table_and_the_json(run):
+    proc, result, _ = run
+    assert result["quick"] is True
+    assert set(result["figures"]) == set(bench.FIGURE_KEYS)
+    lines = proc.stdout.splitlines()
+    for key, label, _unit, _kind in bench.FIGURES:
+        row = [line for line in lines if line.startswith(label + " ")]
+        assert len(row) == 1, (label, proc.stdout)
+        f = result["figures"][key]
+        assert f["label"] == label
+        assert f["status"] in ("-", "met", "missed", "n/a", "met (est.)", "missed (est.)",
+                               "at risk (est.)"), f
+        assert f["status"] in row[0], (row[0], f)
+        if f["status"] != "-":
+            assert f["target"] and f["target"] in row[0]
+    assert "written" in lines[-1]
+
+
+def test_progress_goes_to_stderr(run):
+    proc, _, _ = run
+    assert "bench[micropython]:" in proc.stderr and "bench[cpython]:" in proc.stderr
+    assert "bench[" not in proc.stdout
+
+
+def test_timings_are_positive_on_both_runtimes(run):
+    _, result, _ = run
+    for key, _label, _unit, kind in bench.FIGURES:
+        if kind != "time":
+            continue
+        f = result["figures"][key]
+        for runtime in ("micropython", "cpython"):
+            t = f[runtime]
+            assert t is not None, (key, runtime)
+            assert t["n"] > 0
+            assert 0 < t["median_us"] <= t["p95_us"], (key, runtime, t)
+
+
+def test_heap_per_call_is_counted_on_micropython_only(run):
+    _, result, _ = run
+    for key, _label, _unit, kind in bench.FIGURES:
+        if kind != "heap":
+            continue
+        f = result["figures"][key]
+        assert f["cpython"] is None
+        h = f["micropython"]
+        assert h["n"] > 0 and 0 <= h["median_b"] <= h["max_b"], (key, h)
+    figures = result["figures"]
+    # Every table event keeps an undo snapshot; a deal builds its hand: neither is free.
+    assert figures["event_heap"]["micropython"]["median_b"] > 0
+    assert figures["deal_heap"]["micropython"]["median_b"] > 0
+    # Deterministic targets that are met: the frame and the button poll allocate nothing.
+    assert figures["frame_heap"]["micropython"]["max_b"] == 0
+    assert figures["idle_tick_heap"]["micropython"]["max_b"] == 0
+
+
+def test_heap_in_use_and_sizes(run):
+    _, result, _ = run
+    f = result["figures"]
+    for key in ("heap_import", "heap_app", "heap_app_mpy", "heap_played"):
+        assert isinstance(f[key]["micropython"], int) and f[key]["micropython"] > 0, key
+        assert f[key]["cpython"] is None
+    assert f["heap_import"]["micropython"] < f["heap_app"]["micropython"]
+    for key in ("heap_app_pico", "heap_played_pico"):
+        r = f[key]["micropython"]
+        assert 0 < r["low_b"] <= r["high_b"], (key, r)
+    detail = result["detail"]
+    assert detail["micropython"]["heap_in_use"]["loaded_from"].endswith("rules.py")
+    assert detail["micropython_mpy"]["heap_in_use"]["loaded_from"].endswith("rules.mpy")
+    # One .mpy per firmware module, all of them counted; the board's share is smaller.
+    sources = sorted(p.relative_to(ROOT / "firmware").with_suffix(".mpy").as_posix()
+                     for p in (ROOT / "firmware").rglob("*.py") if "__pycache__" not in p.parts)
+    assert sorted(result["mpy_files"]) == sources
+    assert f["mpy_total"]["micropython"] == sum(result["mpy_files"].values())
+    assert 0 < f["mpy_board"]["micropython"] < f["mpy_total"]["micropython"]
+    assert f["mpy_total"]["micropython"] <= 40 * 1024
+    # The saved state: the same bytes on both runtimes, inside littlefs's inline limit.
+    for key in ("state_file", "state_file_widest"):
+        assert f[key]["micropython"] == f[key]["cpython"]
+        assert 0 < f[key]["micropython"] <= 512
+    assert f["state_file"]["micropython"] < f["state_file_widest"]["micropython"]
+    for runtime in ("micropython", "cpython"):
+        st = detail[runtime]["state"]
+        assert st["round_trip"] is True
+        assert st["seats_taken"] == 12 and st["players_owing"] >= 1
+
+
+def test_json_describes_the_run(run):
+    _, result, _ = run
+    assert result["micropython_version"] and result["cpython_version"]
+    assert result["seconds"] > 0
+    assert result["pico_factor_assumed"] == list(bench.PICO_FACTOR)
+    assert result["detail"]["micropython"]["runtime"] == "micropython"
+    assert result["detail"]["cpython"]["runtime"] == "cpython"
+
+
+def test_default_json_file_in_the_current_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert bench.main(["--quick"]) == 0
+    assert "bench-results.json written" in capsys.readouterr().out
+    assert set(json.loads((tmp_path / "bench-results.json").read_text())["figures"]) == set(
+        bench.FIGURE_KEYS)
+
+
+def test_bad_firmware_folder_is_refused(tmp_path, capsys):
+    assert bench.main(["--quick", "--firmware", str(tmp_path)]) == 2
+    assert "no dealerbutton/app.py" in capsys.readouterr().err
+
+
+def test_pico_heap_range():
+    # All word-sized: exactly half; all bytes: unchanged at the top of the range.
+    assert bench.pico_heap_range(64000, 0) == {"low_b": 32000, "high_b": 32000}
+    assert bench.pico_heap_range(64000, 64000) == {"low_b": 32000, "high_b": 64000}
+    assert bench.pico_heap_range(60000, 20000) == {"low_b": 30000, "high_b": 40000}
