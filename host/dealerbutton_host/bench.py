@@ -211,7 +211,10 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
             fig[key] = {"micropython": None, "cpython": None, "target": heap_target,
                         "limit_b": 40 * KB, "status": "n/a"}
             continue
-        r = pico_heap_range(src, board_mpy_b)
+        if mpy_heap.get("word_bits") == 32:  # a 32-bit build: the Pico's own object sizes
+            r = {"low_b": src, "high_b": src}
+        else:
+            r = pico_heap_range(src, board_mpy_b)
         if r["high_b"] <= 40 * KB:
             status = "met (est.)"
         elif r["low_b"] > 40 * KB:
@@ -334,9 +337,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         "detail": {"micropython": mp, "cpython": cp, "micropython_mpy": mpy_heap},
     }
     m = result["machine"]
-    print("dealerbutton bench%s: micropython %s (unix port, 64-bit) and CPython %s on %s"
-          " (%s cores%s)" % (" --quick" if args.quick else "", mp["version"], cp["version"],
-                             m["cpu"], m["cores"], ", %s MHz" % m["mhz"] if m["mhz"] else ""))
+    print("dealerbutton bench%s: micropython %s (unix port, %s-bit) and CPython %s on %s"
+          " (%s cores%s)" % (" --quick" if args.quick else "", mp["version"],
+                             mp.get("word_bits", "?"), cp["version"], m["cpu"], m["cores"],
+                             ", %s MHz" % m["mhz"] if m["mhz"] else ""))
     print(table(figures))
     missed = [FIGURES[FIGURE_KEYS.index(k)][1].strip() for k in FIGURE_KEYS
               if figures[k]["status"].startswith(("missed", "at risk"))]

@@ -657,7 +657,8 @@ def main(argv):
            "version": sys.version.split()[0] if not MICROPYTHON else "%d.%d.%d" % (
                sys.implementation.version[0], sys.implementation.version[1],
                sys.implementation.version[2]),
-           "quick": quick, "heap_counted": HEAP}
+           "quick": quick, "heap_counted": HEAP,
+           "word_bits": 64 if sys.maxsize > 0xFFFFFFFF else 32}
     pool = sample_pool(counts) if "--heap-only" not in argv else None
     install_board_stand_ins()
     progress("heap in use after import and a 12-seat table")
