@@ -318,7 +318,7 @@ class Progress:
 
     def __call__(self, n: int) -> None:
         self.done += n
-        if self.done % self.step == 0 or self.done == self.total:
+        if self.done % self.step == 0 and self.done != self.total:
             self.draw()
 
     def draw(self) -> None:

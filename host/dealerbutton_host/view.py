@@ -12,6 +12,7 @@ import collections
 import curses
 import json
 import math
+import sys
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -24,6 +25,8 @@ REFRESH_S = 0.1  # ~10 Hz
 STATE_EVERY_S = 1.0  # state and hand are re-read at least this often (and after events)
 
 RGB = Tuple[int, int, int]
+# A lit LED: a solid block in its colour (also readable without colours, or as text).
+LED_GLYPH = "\u2588\u2588" if "utf" in (sys.stdout.encoding or "").lower() else "##"
 # An item of the laid out screen: (row, column, text, style); style is None, "bold",
 # "dim", "reverse", "error" or ("led", (r, g, b)).
 Item = Tuple[int, int, str, object]
@@ -261,7 +264,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
             if rgb == (0, 0, 0):
                 put(y, x, "..", "dim")
             else:
-                put(y, x, "  ", ("led", shown(rgb, brightness)))
+                put(y, x, LED_GLYPH, ("led", shown(rgb, brightness)))
         for s in range(1, seats + 1):
             a = 2 * math.pi * seat_turn[s]
             y = cy - int(round((radius + 1.6) * math.cos(a)))
@@ -307,11 +310,9 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
 
 
 def to_text(items: List[Item], width: int, height: int) -> List[str]:
-    """The laid out screen as plain text lines (LED cells shown as ##)."""
+    """The laid out screen as plain text lines."""
     grid = [[" "] * width for _ in range(height)]
-    for y, x, text, style in items:
-        if isinstance(style, tuple):
-            text = "#" * len(text)
+    for y, x, text, _style in items:
         for k, ch in enumerate(text):
             if 0 <= x + k < width:
                 grid[y][x + k] = ch
@@ -384,7 +385,7 @@ class _Colours:
                 if fg:
                     curses.init_pair(n, colour, -1)
                 else:
-                    curses.init_pair(n, 0 if colour in (7, 15) or colour >= 250 else -1, colour)
+                    curses.init_pair(n, colour, colour)  # a solid cell of the LED's colour
             except curses.error:
                 return curses.A_REVERSE
             self.pairs[key] = n
