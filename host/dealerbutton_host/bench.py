@@ -35,6 +35,9 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 HEAPSIZE = "384K"
 PICO_FACTOR = (30, 100)  # assumed slowdown of the Pico against the unix port here (README)
 FRAME_MS = 25  # the app renders at 40 frames a second
+# Sending 60 LEDs down the wire (24 bits of 1.25 us each, then a 50 us latch) is done by C on
+# the board and takes the same time there as anywhere: it comes off the frame budget.
+WIRE_US = 60 * 24 * 1.25 + 50
 PRESS_MS = 50  # press to frame on the Pico: with the 50 ms debounce, 100 ms in all feels instant
 KB = 1024
 
@@ -165,7 +168,7 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     fig: Dict[str, Dict[str, Any]] = {}
     hi = mp.get("heap_in_use") or {}
     hi_mpy = mpy_heap.get("heap_in_use") or {}
-    frame_limit = FRAME_MS * 1000 / PICO_FACTOR[1]
+    frame_limit = (FRAME_MS * 1000 - WIRE_US) / PICO_FACTOR[1]
     press_limit = PRESS_MS * 1000 / PICO_FACTOR[1]
 
     def timing(key, src, limit=None, target=None):
@@ -177,7 +180,8 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     timing("deal_time", "deal")
     timing("event_time", "event")
     timing("frame_time", "frame", frame_limit,
-           "p95 <= %d us (est.: %d ms frame / %dx)" % (frame_limit, FRAME_MS, PICO_FACTOR[1]))
+           "p95 <= %d us (est.: (%d ms - %.2f ms wire) / %dx)"
+           % (frame_limit, FRAME_MS, WIRE_US / 1000, PICO_FACTOR[1]))
     timing("press_time", "press", press_limit,
            "p95 <= %d us (est.: %d ms / %dx)" % (press_limit, PRESS_MS, PICO_FACTOR[1]))
     timing("idle_tick_time", "idle_tick")
