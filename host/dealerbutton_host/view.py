@@ -493,6 +493,8 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                     else:
                         model.connection = "disconnected; waiting for %s (%s)" % (
                             connector.describe, e)
+                        if not isinstance(e, DeviceClosed):
+                            next_try = now + 3.0  # there, but not the app: do not spam it
                 redraw = True
             if connector.extra_poll:
                 connector.extra_poll(model)
