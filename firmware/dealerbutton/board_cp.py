@@ -1,0 +1,337 @@
+"""The real board under CircuitPython: pins, NeoPixel ring, watchdog, USB serial, saved state.
+
+The CircuitPython counterpart of board.py, and the only module that imports board,
+digitalio, microcontroller, supervisor and storage. run() loads /config.json, then runs the
+App forever: polls the serial console without blocking, ticks the app, feeds the watchdog.
+Ctrl-C stops it and leaves the REPL free (the watchdog is switched off first); any other
+crash prints its traceback and resets the board, which restores the saved state.
+
+Pins in config.json stay GPIO numbers (config.py accepts whole numbers 0..29 only): n is
+board.GPn (Raspberry Pi Pico and boards that name their pins that way), else
+microcontroller.pin.GPIOn (every RP2040 board: Feather, QT Py, ... whatever their silk
+screen says). A number the board has neither name for is a config error.
+
+Saving: CircuitPython code can write to the CIRCUITPY drive only after boot.py remounted
+it (and then the computer cannot). boot.py (see boot()) does so unless the next-hand
+button is held at power-up; a read-only drive is reported once as `* error ...` and the
+table then runs without saving.
+"""
+
+import sys
+import time
+
+import board
+import digitalio
+import microcontroller
+import supervisor  # pyright: ignore[reportMissingImports]
+
+from dealerbutton import config, store, strip_cp
+from dealerbutton.app import App, Rejected
+from dealerbutton.ticks import ticks_add
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+CONFIG_PATH = "/config.json"
+STATE_DIR = "/"
+WDT_S = 8              # rp2040: at most about 8.3 s
+LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
+INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
+max_loops = None       # tests: stop after this many loop turns (None: forever)
+app = None             # the running App (or Rejected), for tests
+
+EROFS = const(30)
+# supervisor.ticks_ms() counts modulo 2**29; ticks.py (like MicroPython) modulo 2**30.
+CP_TICKS_MASK = const(0x1FFFFFFF)
+READONLY = ("the CIRCUITPY drive is read-only to the board (next-hand button held at "
+            "power-up, or no boot.py): the table is NOT saved; power up without holding it "
+            "to save")
+
+
+class Clock:
+    """Milliseconds in ticks.py's period (2**30) from supervisor.ticks_ms (period 2**29):
+    each call adds the time since the last one, so ticks_diff stays right across the
+    2**29 wrap as long as it is called more often than every 6 days (the loop: every few
+    ms). Small ints only: no allocation."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.last = raw() & CP_TICKS_MASK
+        self.now = self.last
+
+    def __call__(self):
+        r = self.raw() & CP_TICKS_MASK
+        self.now = ticks_add(self.now, (r - self.last) & CP_TICKS_MASK)
+        self.last = r
+        return self.now
+
+
+now_ms = None          # a Clock, made at the first call of run() or clock()
+
+
+def clock():
+    global now_ms
+    if now_ms is None:
+        now_ms = Clock(supervisor.ticks_ms)
+    return now_ms
+
+
+def sleep_s(seconds):
+    time.sleep(seconds)
+
+
+def gpio(n):
+    """The board pin object for GPIO number n, or None if the board has no such pin."""
+    pin = getattr(board, "GP%d" % n, None)
+    if pin is None:
+        names = getattr(microcontroller, "pin", None)
+        pin = getattr(names, "GPIO%d" % n, None)
+    return pin
+
+
+def pin_errors(cfg):
+    """config.py's "field: problem" list for the pins this board does not have."""
+    p = cfg["pins"]
+    used = [("pins.led", p["led"]), ("pins.next", p["next"])]
+    seats = p["seats"]
+    for i in range(min(cfg["seats"], len(seats))):
+        used.append(("pins.seats[%d]" % i, seats[i]))
+    errors = []
+    for name, n in used:
+        if gpio(n) is None:
+            errors.append("%s: this board has no GPIO %d (neither board.GP%d nor "
+                          "microcontroller.pin.GPIO%d)" % (name, n, n, n))
+    return errors
+
+
+class Pin:
+    """A button input with the pull-up on, read like machine.Pin: value() is 1 released,
+    0 pressed (to ground)."""
+
+    def __init__(self, n):
+        io = digitalio.DigitalInOut(gpio(n))
+        io.switch_to_input(pull=digitalio.Pull.UP)
+        self.io = io
+
+    def value(self):
+        return 1 if self.io.value else 0
+
+    def deinit(self):
+        self.io.deinit()
+
+
+def load_config(path=None, quiet=False):
+    """(config, errors) from config.json; a missing file means the defaults."""
+    path = path or CONFIG_PATH
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        if not quiet:
+            print("dealerbutton: no %s, running on the defaults" % path)
+        return config.defaults(), []
+    return config.load_text(text, path.rsplit("/", 1)[-1])
+
+
+def make_strip(cfg):
+    # The ring applies the brightness and the current limit itself: the library's stays 1.0.
+    return strip_cp.open_strip(gpio(cfg["pins"]["led"]), cfg["leds"], cfg["color_order"], 1.0)
+
+
+def seat_pins(cfg):
+    """pins[0]: the next-hand button, pins[s]: seat s; pull-ups on, pressed reads 0."""
+    pins = [Pin(cfg["pins"]["next"])]
+    for n in cfg["pins"]["seats"][:cfg["seats"]]:
+        pins.append(Pin(n))
+    return pins
+
+
+def next_button_held(samples=5):
+    """True when the next-hand button is held (read over ~50 ms, all low). The pin is
+    released afterwards, so the app can claim it."""
+    try:
+        cfg, errors = load_config(quiet=True)
+        n = cfg["pins"]["next"]
+        if gpio(n) is None:
+            n = config.DEFAULTS["pins"]["next"]
+    except Exception:  # noqa: BLE001 - the escape must work whatever the config says
+        n = config.DEFAULTS["pins"]["next"]
+    if gpio(n) is None:
+        return False
+    pin = Pin(n)
+    try:
+        sleep_s(0.002)   # let the pull-up charge the line
+        for _ in range(samples):
+            if pin.value() != 0:
+                return False
+            sleep_s(0.01)
+        return True
+    finally:
+        pin.deinit()
+
+
+def safe_boot_requested():
+    """code.py: the next-hand button held at start: the app does not start."""
+    return next_button_held()
+
+
+def boot():
+    """boot.py, once at power-up before USB starts: make CIRCUITPY writable to the board
+    (so the table can be saved) unless the next-hand button is held; then it stays
+    writable to the computer, to edit config.json or update the firmware. Returns True
+    when the board may write."""
+    import storage  # pyright: ignore[reportMissingImports]
+
+    if next_button_held():
+        print("dealerbutton: next-hand button held at power-up: CIRCUITPY stays writable "
+              "for the computer; the board will not save the table")
+        return False
+    storage.remount("/", readonly=False)
+    return True
+
+
+def drive_readonly(path=None):
+    """True when CircuitPython may not write to the filesystem holding path."""
+    try:
+        import storage  # pyright: ignore[reportMissingImports]
+
+        return bool(storage.getmount(path or STATE_DIR).readonly)
+    except (ImportError, AttributeError, OSError, ValueError):
+        return False     # unknown: a failing save still says so (FlashStore.save)
+
+
+class FlashStore(store.Store):
+    """store.Store on a drive that may be read-only to the board: then the table is not
+    saved, and that is said once (a read-only error out of a save, the first time)."""
+
+    readonly = False
+
+    def save(self, table_dict):
+        if self.readonly:
+            return 0
+        try:
+            return store.Store.save(self, table_dict)
+        except OSError as exc:
+            if not exc.args or exc.args[0] != EROFS:
+                raise
+            self.readonly = True
+            raise OSError(READONLY) from None
+
+
+def _write(line):
+    print(line)
+
+
+def print_exception(exc):
+    try:
+        import traceback
+        try:
+            traceback.print_exception(exc)   # CircuitPython 9+, CPython 3.10+
+        except TypeError:
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+    except Exception:  # noqa: BLE001 - the reset must still happen
+        print(repr(exc))
+
+
+def stop_watchdog(wdt):
+    """Switch the watchdog off (CircuitPython 9+: mode None; older: deinit())."""
+    if wdt is None:
+        return True
+    try:
+        wdt.mode = None
+        return True
+    except Exception:  # noqa: BLE001 - not every port can stop it
+        pass
+    try:
+        wdt.deinit()
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def start_watchdog():
+    """microcontroller.watchdog in RESET mode with WDT_S seconds, or None where the port
+    has no watchdog."""
+    wdt = getattr(microcontroller, "watchdog", None)
+    if wdt is None:
+        return None
+    try:
+        from watchdog import WatchDogMode  # pyright: ignore[reportMissingImports]
+
+        wdt.timeout = WDT_S
+        wdt.mode = WatchDogMode.RESET
+    except Exception:  # noqa: BLE001 - play on without it rather than not at all
+        print("dealerbutton: no watchdog on this board")
+        return None
+    return wdt
+
+
+class Input:
+    """Non-blocking reads of the host's bytes from the serial console."""
+
+    def __init__(self):
+        self.runtime = supervisor.runtime
+        self.read = sys.stdin.read
+
+    def pump(self, app):
+        runtime = self.runtime
+        n = 0
+        while n < INPUT_MAX and runtime.serial_bytes_available:
+            c = self.read(1)
+            if not c:
+                break
+            app.feed(c.encode() if isinstance(c, str) else c)
+            n += 1
+
+
+def run(loops=None):
+    """Start the device: never returns on the board except after Ctrl-C."""
+    global app
+    if loops is None:
+        loops = max_loops
+    now_ms = clock()
+    cfg, errors = load_config()
+    if not errors:
+        errors = pin_errors(cfg)
+    now = now_ms()
+    wdt = None
+    if errors:
+        strip = None
+        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
+            try:
+                strip = make_strip(cfg)
+            except Exception:  # noqa: BLE001 - the message must still go out
+                strip = None
+        print("dealerbutton: " + config.message(errors))
+        app = Rejected(cfg, errors, strip, _write, now)
+    else:
+        flash = FlashStore(store.OsFs(STATE_DIR))
+        app = App(cfg, make_strip(cfg), seat_pins(cfg), _write, flash, now_ms=now)
+        if drive_readonly():
+            flash.readonly = True
+            _write("* error " + READONLY)
+        wdt = start_watchdog()
+    host = Input()
+    pause = LOOP_MS / 1000
+    n = 0
+    try:
+        while loops is None or n < loops:
+            n += 1
+            host.pump(app)
+            app.tick(now_ms())
+            if wdt is not None:
+                wdt.feed()      # only a loop that got this far is healthy
+            sleep_s(pause)
+    except KeyboardInterrupt:
+        stopped = stop_watchdog(wdt)
+        print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"
+              % ("" if stopped else " (the watchdog resets the board in 8 s)"))
+        return
+    except Exception as exc:  # noqa: BLE001 - a crash ends in a reset, never a dead table
+        print("dealerbutton: crashed, resetting")
+        print_exception(exc)
+        sleep_s(0.1)
+        microcontroller.reset()  # pyright: ignore[reportAttributeAccessIssue] (Blinka's has none)
