@@ -14,7 +14,8 @@ BIN = Path(sys.executable).parent
 FIRMWARE = ROOT / "firmware"
 # Firmware modules checked against CPython stubs instead of MicroPython's, because they
 # run on CircuitPython (adafruit libraries) rather than on MicroPython.
-CIRCUITPYTHON_ONLY = ["dealerbutton/strip_cp.py", "code.py"]
+CIRCUITPYTHON_ONLY = ["dealerbutton/strip_cp.py", "dealerbutton/board_cp.py", "circuitpython/code.py",
+                      "circuitpython/boot.py"]
 
 
 def firmware_modules():
