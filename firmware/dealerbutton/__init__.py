@@ -1,3 +1,17 @@
 """dealerbutton: a dealer-button controller for live poker tables (runs on the board and the host)."""
 
 VERSION = "0.1.0"
+
+
+def transient(name):
+    """dealerbutton.<name>, imported for the caller alone and not kept: it is left out of
+    sys.modules and of this package's attributes, so its code and data go with the next
+    garbage collection once the caller drops it. For code the board runs rarely (at boot,
+    for one command, to word an error): it takes RAM only while it runs."""
+    import sys
+    full = "dealerbutton." + name
+    try:
+        return __import__(full, None, None, (name,))
+    finally:
+        sys.modules.pop(full, None)
+        globals().pop(name, None)

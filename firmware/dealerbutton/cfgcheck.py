@@ -1,7 +1,10 @@
-"""The board's configuration (config.json): defaults, validation, and its JSON form."""
+"""The checks of config.json and its JSON form, behind config.validate, config.load_text and
+config.to_json: imported for the call and released (see dealerbutton.transient).
+"""
 
 import json
 
+from dealerbutton.config import FIELDS, defaults
 from dealerbutton.ring import ROLES
 
 RULES = ("dead", "moving", "simple")
@@ -13,30 +16,7 @@ MAX_LEDS = 300
 MAX_BUDGET_MA = 5000
 MIN_BUDGET_MA = 50
 
-# The fields of config.json, in the order the `config` command prints them.
-FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
-          "rules", "stakes", "palette", "color_order")
 PIN_FIELDS = ("led", "next", "seats")
-
-
-def defaults():
-    """A fresh copy of the default configuration (pins as in hardware/pins.json)."""
-    return {
-        "seats": 9,
-        "leds": 24,
-        "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]},
-        "offset": 0,
-        "direction": "cw",
-        "brightness": 128,
-        "budget_ma": 400,
-        "rules": "dead",
-        "stakes": [10, 20],
-        "palette": {},
-        "color_order": "GRB",
-    }
-
-
-DEFAULTS = defaults()
 
 
 def _is_int(v):
@@ -230,12 +210,6 @@ def load_text(text, name="config.json"):
         cfg = defaults()
         return cfg, ["%s: malformed JSON (%s)" % (name, exc)]
     return validate(d)
-
-
-def message(errors, name="config.json"):
-    """Every problem in one line, for the serial console."""
-    return "%s rejected (%d problem%s): %s" % (
-        name, len(errors), "" if len(errors) == 1 else "s", "; ".join(errors))
 
 
 def to_json(cfg):
