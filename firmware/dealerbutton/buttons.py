@@ -19,6 +19,14 @@ RELEASED = const(4)  # a stuck button was released at last: it works again
 
 EVENT_NAMES = ("none", "short", "long", "stuck", "released")
 
+# A button's state flags (Button._s).
+_RAW = const(1)  # the level last seen: pressed
+_DOWN = const(2)  # the debounced level: pressed
+_LONG = const(4)  # this press has been held for long_ms
+_ARMED = const(8)  # this press may give SHORT/LONG
+_STUCK = const(16)  # held for stuck_ms: ignored until released
+_STARTED = const(32)  # polled at least once
+
 
 class Button:
     """One push-button.  ``ev = b.update(pressed, now_ms)`` every poll.
@@ -47,61 +55,55 @@ class Button:
             self.long_ms = long_ms
         if stuck_ms is not None:
             self.stuck_ms = stuck_ms
-        self.stuck = False
-        self._started = False
-        self._raw = False  # last level seen
+        # Three attributes per button (13 on the board): the flags below, and two times.
+        self._s = _ARMED
         self._raw_at = 0  # when the input last changed level
-        self._down = False  # debounced level
         self._down_at = 0  # when the debounced press began (input settled low)
-        self._long = False  # this press has been held for long_ms
-        self._armed = True  # this press may give SHORT/LONG
+
+    @property
+    def stuck(self):
+        """Held for stuck_ms and not released since: ignored."""
+        return self._s & _STUCK != 0
 
     @property
     def long_ready(self):
         """Held for long_ms, not stuck: a release now gives LONG."""
-        return self._long and self._down and not self.stuck
+        return self._s & (_LONG | _DOWN | _STUCK) == _LONG | _DOWN
 
     @property
     def pressed(self):
         """The debounced level."""
-        return self._down
+        return self._s & _DOWN != 0
 
     def update(self, pressed, now_ms):
-        pressed = bool(pressed)
-        if not self._started:
-            self._started = True
-            self._raw = pressed
+        s = self._s
+        raw = _RAW if pressed else 0
+        if not s & _STARTED:
             self._raw_at = now_ms
             # Held from the very first poll: nobody pressed it on purpose.
-            self._armed = not pressed
+            self._s = _STARTED | _RAW if raw else _STARTED | _ARMED
             return NONE
-        if pressed != self._raw:
-            self._raw = pressed
+        if raw != s & _RAW:
+            s ^= _RAW
             self._raw_at = now_ms
-        settled = ticks_diff(now_ms, self._raw_at) >= self.debounce_ms
-        if settled and self._raw != self._down:
-            self._down = self._raw
-            if self._down:
-                self._down_at = self._raw_at
-                self._long = False
-            else:
-                return self._release()
-        if self._down and self._raw:
+        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= self.debounce_ms:
+            if not raw:
+                # Released: a stuck button works again; an unarmed press gives nothing.
+                self._s = s & ~(_DOWN | _STUCK) | _ARMED
+                if s & _STUCK:
+                    return RELEASED
+                if not s & _ARMED:
+                    return NONE
+                return LONG if s & _LONG else SHORT
+            s = (s | _DOWN) & ~_LONG
+            self._down_at = self._raw_at
+        if raw and s & _DOWN:
             # Held (no release pending): time it from the settled press.
             held = ticks_diff(now_ms, self._down_at)
-            if not self.stuck and held >= self.stuck_ms:
-                self.stuck = True
+            if not s & _STUCK and held >= self.stuck_ms:
+                self._s = s | _STUCK
                 return STUCK
-            if self._armed and not self._long and held >= self.long_ms:
-                self._long = True
+            if s & _ARMED and not s & _LONG and held >= self.long_ms:
+                s |= _LONG
+        self._s = s
         return NONE
-
-    def _release(self):
-        armed = self._armed
-        self._armed = True
-        if self.stuck:
-            self.stuck = False
-            return RELEASED
-        if not armed:
-            return NONE
-        return LONG if self._long else SHORT
