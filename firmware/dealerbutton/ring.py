@@ -23,6 +23,8 @@ except ImportError:
     def const(x):
         return x
 
+from array import array
+
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -134,8 +136,8 @@ class Ring:
         self.ma = 0  # estimated current of the last frame
         # Logical LED k (counted from seat 1's first LED, in seat order) -> LED on the strip.
         step = -1 if self.reverse else 1
-        self._phys = [(self.offset + step * k) % leds for k in range(leds)]
-        self._start = [s * leds // seats for s in range(seats + 1)]
+        self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
+        self._start = array("H", [s * leds // seats for s in range(seats + 1)])
         self._pal = bytearray(3 * len(ROLES))
         self._things = bytearray(5)
         self._levels = bytearray(5)
