@@ -92,7 +92,11 @@ class Table:
         self._gone = 0     # seats whose player, dealt into the last hand, has left since
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._orbit = 0    # how far the button has travelled since the first hand (max N)
-        self._undo = []
+        # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
+        # 2 * seats + 16 bytes each (see _push) in a ring made once.
+        self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
+        self._undos = 0   # records held
+        self._top = 0     # the record the next event writes
         self._hand = None
 
     # ---- reading the table -------------------------------------------------------------
@@ -137,7 +141,7 @@ class Table:
         return (big if x & _MBB else 0, small if x & _MSB else 0)
 
     def can_undo(self):
-        return len(self._undo) > 0
+        return self._undos > 0
 
     # ---- events --------------------------------------------------------------------------
 
@@ -210,9 +214,11 @@ class Table:
 
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
-        if not self._undo:
+        if not self._undos:
             raise RuleError("nothing to undo")
-        self._restore(self._undo.pop())
+        self._undos -= 1
+        self._top = (self._top - 1) % UNDO_DEPTH
+        self._restore(self._top * (2 * self.seats + 16))
 
     def deal(self, button=None):
         """Deal the next hand (the first one with the seat that won the draw for the button)."""
@@ -334,7 +340,8 @@ class Table:
             hands = d["h"]
             p = d["p"]
             q = d["q"]
-            ok = len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
+            ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
+                  and len(q) <= n)
             for x in flags:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in p + q:
@@ -367,51 +374,57 @@ class Table:
                             % (seat, self.seats))
 
     def _push(self):
-        """Keep the state before an event for undo: one short byte string (E3)."""
+        """Keep the state before an event for undo, in the next record of the ring (E3):
+        the seats' bytes, the last hand's numbers, the count of posts and the posts."""
         n = self.seats
         f = self._f
         q = self._posts
-        b = bytearray(n + 15 + len(q))
+        b = self._undo
+        o = self._top * (2 * n + 16)
         for s in range(1, n + 1):
-            b[s - 1] = f[s]
+            b[o + s - 1] = f[s]
+        o += n
         h = self._hands
-        b[n] = h >> 24 & 255
-        b[n + 1] = h >> 16 & 255
-        b[n + 2] = h >> 8 & 255
-        b[n + 3] = h & 255
-        b[n + 4] = self._button
-        b[n + 5] = self._sbpos
-        b[n + 6] = self._sb
-        b[n + 7] = self._bb
-        b[n + 8] = self._dealt >> 8
-        b[n + 9] = self._dealt & 255
-        b[n + 10] = self._gone >> 8
-        b[n + 11] = self._gone & 255
-        b[n + 12] = self._passed >> 8
-        b[n + 13] = self._passed & 255
-        b[n + 14] = self._orbit
+        b[o] = h >> 24 & 255
+        b[o + 1] = h >> 16 & 255
+        b[o + 2] = h >> 8 & 255
+        b[o + 3] = h & 255
+        b[o + 4] = self._button
+        b[o + 5] = self._sbpos
+        b[o + 6] = self._sb
+        b[o + 7] = self._bb
+        b[o + 8] = self._dealt >> 8
+        b[o + 9] = self._dealt & 255
+        b[o + 10] = self._gone >> 8
+        b[o + 11] = self._gone & 255
+        b[o + 12] = self._passed >> 8
+        b[o + 13] = self._passed & 255
+        b[o + 14] = self._orbit
+        b[o + 15] = len(q)
         for i in range(len(q)):
-            b[n + 15 + i] = q[i]
-        u = self._undo
-        u.append(b)
-        if len(u) > UNDO_DEPTH:
-            u.pop(0)
+            b[o + 16 + i] = q[i]
+        self._top = (self._top + 1) % UNDO_DEPTH
+        if self._undos < UNDO_DEPTH:
+            self._undos += 1
 
-    def _restore(self, b):
+    def _restore(self, o):
+        """The state kept in the undo record at offset o."""
         n = self.seats
         f = self._f
+        b = self._undo
         for s in range(1, n + 1):
-            f[s] = b[s - 1]
-        self._hands = b[n] << 24 | b[n + 1] << 16 | b[n + 2] << 8 | b[n + 3]
-        self._button = b[n + 4]
-        self._sbpos = b[n + 5]
-        self._sb = b[n + 6]
-        self._bb = b[n + 7]
-        self._dealt = b[n + 8] << 8 | b[n + 9]
-        self._gone = b[n + 10] << 8 | b[n + 11]
-        self._passed = b[n + 12] << 8 | b[n + 13]
-        self._orbit = b[n + 14]
-        self._posts = bytes(b[n + 15:])
+            f[s] = b[o + s - 1]
+        o += n
+        self._hands = b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]
+        self._button = b[o + 4]
+        self._sbpos = b[o + 5]
+        self._sb = b[o + 6]
+        self._bb = b[o + 7]
+        self._dealt = b[o + 8] << 8 | b[o + 9]
+        self._gone = b[o + 10] << 8 | b[o + 11]
+        self._passed = b[o + 12] << 8 | b[o + 13]
+        self._orbit = b[o + 14]
+        self._posts = bytes(b[o + 16:o + 16 + b[o + 15]])
         self._hand = None
 
     def _mask(self, status):
