@@ -7,11 +7,13 @@ def transient(name):
     """dealerbutton.<name>, imported for the caller alone and not kept: it is left out of
     sys.modules and of this package's attributes, so its code and data go with the next
     garbage collection once the caller drops it. For code the board runs rarely (at boot,
-    for one command, to word an error): it takes RAM only while it runs."""
+    for one command, to word an error): it takes RAM only while it runs. CPython (the host)
+    keeps it: RAM is no concern there, and importing it anew for every call is slow."""
     import sys
     full = "dealerbutton." + name
     try:
         return __import__(full, None, None, (name,))
     finally:
-        sys.modules.pop(full, None)
-        globals().pop(name, None)
+        if sys.implementation.name == "micropython":
+            sys.modules.pop(full, None)
+            globals().pop(name, None)

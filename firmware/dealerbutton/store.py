@@ -4,6 +4,8 @@ and a CRC32, so that a power cut loses at most the event in flight."""
 import binascii
 import json
 
+from dealerbutton import transient
+
 FORMAT = 1
 NAME = "state.json"
 READ_LIMIT = 4096      # a state file is a few hundred bytes; never read a huge corrupt one
@@ -12,25 +14,92 @@ READ_LIMIT = 4096      # a state file is a few hundred bytes; never read a huge 
 def dumps(obj):
     """Canonical compact JSON: no whitespace, object keys sorted, so the same data gives the
     same bytes (and the same CRC) on CPython and on MicroPython."""
-    if obj is None:
-        return "null"
-    if obj is True:
-        return "true"
-    if obj is False:
-        return "false"
-    if isinstance(obj, (int, float)):
-        return str(obj)
+    b = bytearray(256)
+    while True:
+        try:
+            return bytes(b[:_json(b, 0, obj)]).decode()
+        except IndexError:
+            b = bytearray(2 * len(b))
+
+
+def _json(b, i, obj):
+    """Write obj as dumps() does into the bytearray b from index i; returns the index after
+    it, or raises IndexError when b is too short. Numbers, plain strings, lists and tuples
+    allocate nothing; a dict only the sorted list of its keys."""
+    if obj is None or obj is True or obj is False:
+        return _text(b, i, "null" if obj is None else "true" if obj else "false")
+    if isinstance(obj, int):
+        if obj < 0:
+            b[i] = 45  # -
+            i += 1
+            obj = -obj
+        j = i
+        while True:
+            b[j] = 48 + obj % 10
+            j += 1
+            obj //= 10
+            if not obj:
+                break
+        k = j - 1
+        while i < k:  # the digits went in backwards
+            b[i], b[k] = b[k], b[i]
+            i += 1
+            k -= 1
+        return j
+    if isinstance(obj, float):
+        return _text(b, i, str(obj))
     if isinstance(obj, str):
-        return json.dumps(obj)
-    if isinstance(obj, (list, tuple)):
-        return "[" + ",".join([dumps(v) for v in obj]) + "]"
+        for k in range(len(obj)):
+            c = ord(obj[k])
+            if c < 32 or c > 126 or c == 34 or c == 92:
+                e = json.dumps(obj).encode()  # escapes and UTF-8 as json.dumps writes them
+                for k in range(len(e)):
+                    b[i + k] = e[k]
+                return i + len(e)
+        b[i] = 34
+        i = _text(b, i + 1, obj)
+        b[i] = 34
+        return i + 1
+    if isinstance(obj, list) or isinstance(obj, tuple):  # (no tuple built per call)
+        b[i] = 91  # [
+        i += 1
+        for k in range(len(obj)):
+            if k:
+                b[i] = 44
+                i += 1
+            i = _json(b, i, obj[k])
+        b[i] = 93
+        return i + 1
     if isinstance(obj, dict):
-        keys = sorted([str(k) for k in obj])
-        by_str = {}
         for k in obj:
-            by_str[str(k)] = obj[k]
-        return "{" + ",".join([json.dumps(k) + ":" + dumps(by_str[k]) for k in keys]) + "}"
+            if not isinstance(k, str):  # other keys are written as strings, sorted as such
+                obj = _str_keys(obj)
+                break
+        keys = sorted(obj)
+        b[i] = 123  # {
+        i += 1
+        for k in range(len(keys)):
+            if k:
+                b[i] = 44
+                i += 1
+            i = _json(b, i, keys[k])
+            b[i] = 58  # :
+            i = _json(b, i + 1, obj[keys[k]])
+        b[i] = 125
+        return i + 1
     raise ValueError("cannot save a %s" % type(obj).__name__)
+
+
+def _str_keys(d):
+    # Not inline in _json: a comprehension there would make obj a cell, allocated per call.
+    return dict([(str(k), d[k]) for k in d])
+
+
+def _text(b, i, s):
+    """The characters of s (ASCII) into b from i; returns the index after them."""
+    for k in range(len(s)):
+        b[i + k] = ord(s[k])
+    return i + len(s)
 
 
 class OsFs:
@@ -70,7 +139,8 @@ class Store:
     """save(table_dict) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
     POSIX); load() picks the newest intact copy. The file is JSON:
     {"v":1,"seq":N,"crc":C,"table":{...}} with C the CRC32 of "1 N " and the table's bytes as
-    written (see checksum)."""
+    written (see checksum). Reading the files back (load, read, parse) is in loadstate.py,
+    imported for the call and released: the board does it once, at power-up."""
 
     def __init__(self, fs, name=NAME):
         self.fs = fs
@@ -78,18 +148,29 @@ class Store:
         self.tmp = name + ".tmp"
         self.seq = 0
         self.problem = False     # the last load found something wrong (reported as an error)
+        self.buf = bytearray(256)   # the table's JSON is written here (grows if ever short)
+
+    def _payload(self, table_dict):
+        """The table's JSON in self.buf: its length."""
+        while True:
+            try:
+                return _json(self.buf, 0, table_dict)
+            except IndexError:
+                self.buf = bytearray(2 * len(self.buf))
 
     def encode(self, table_dict, seq):
-        payload = dumps(table_dict).encode()
-        crc = checksum(FORMAT, seq, payload)
-        head = ('{"v":%d,"seq":%d,"crc":%d,"table":' % (FORMAT, seq, crc)).encode()
-        return head, payload
+        """(head, payload) bytes of the file for this table and sequence number, without the
+        closing brace."""
+        payload = bytes(self.buf[:self._payload(table_dict)])
+        return _head(seq, payload), payload
 
     def save(self, table_dict):
         """Write the table; returns the file size. Raises OSError when the flash fails (the
-        old state is then still there)."""
+        old state is then still there). Its garbage is a few small objects: the JSON goes
+        into self.buf and straight from there to the file."""
         seq = self.seq + 1
-        head, payload = self.encode(table_dict, seq)
+        payload = memoryview(self.buf)[:self._payload(table_dict)]
+        head = _head(seq, payload)
         f = self.fs.open(self.tmp, "wb")
         try:
             f.write(head)
@@ -105,49 +186,16 @@ class Store:
     def read(self, name):
         """(table_dict, seq, problem): problem is None for an intact file, "missing", or why
         the file is unusable."""
-        try:
-            f = self.fs.open(name, "rb")
-        except OSError:
-            return None, 0, "missing"
-        try:
-            data = f.read(READ_LIMIT + 1)
-        except OSError as exc:
-            return None, 0, "unreadable (%s)" % exc
-        finally:
-            f.close()
-        return parse(data)
+        return transient("loadstate").read(self, name)
 
     def load(self):
         """The newest intact saved table: (table_dict or None, seq, message). Never raises on
         a bad file: a missing or corrupt one gives a clean start (None) and says why."""
-        main, main_seq, main_bad = self.read(self.name)
-        tmp, tmp_seq, tmp_bad = self.read(self.tmp)
-        self.problem = False
-        if tmp_bad is None and (main_bad is not None or tmp_seq > main_seq):
-            # The power went between writing the new copy and renaming it: finish the job.
-            try:
-                self.fs.rename(self.tmp, self.name)
-            except OSError:
-                pass
-            self.seq = tmp_seq
-            return tmp, tmp_seq, "state restored (save %d, from an interrupted save)" % tmp_seq
-        if tmp_bad != "missing":
-            try:
-                self.fs.remove(self.tmp)
-            except OSError:
-                pass
-        if main_bad is None:
-            self.seq = main_seq
-            note = "" if tmp_bad == "missing" else "; an unfinished save was discarded"
-            return main, main_seq, "state restored (save %d)%s" % (main_seq, note)
-        self.seq = 0
-        if main_bad == "missing":
-            if tmp_bad == "missing":
-                return None, 0, "no saved state: clean start"
-            # Cut during the very first save: there was nothing before it.
-            return None, 0, "no saved state (an unfinished first save was discarded): clean start"
-        self.problem = True
-        return None, 0, "saved state unusable (%s %s): clean start" % (self.name, main_bad)
+        return transient("loadstate").load(self)
+
+
+def _head(seq, payload):
+    return b'{"v":%d,"seq":%d,"crc":%d,"table":' % (FORMAT, seq, checksum(FORMAT, seq, payload))
 
 
 def checksum(version, seq, payload):
@@ -156,47 +204,6 @@ def checksum(version, seq, payload):
     return binascii.crc32(payload, binascii.crc32(b"%d %d " % (version, seq))) & 0xFFFFFFFF
 
 
-def _number(data, i, end):
-    """The decimal number in data[i:] up to the marker end: (value, index after end) or
-    (None, 0). Strict: digits only (MicroPython's json would take 1. or 01)."""
-    j = data.find(end, i)
-    if j <= i or j - i > 10:
-        return None, 0
-    value = 0
-    for k in range(i, j):
-        c = data[k]
-        if c < 48 or c > 57:
-            return None, 0
-        value = value * 10 + c - 48
-    if data[i] == 48 and j - i > 1:
-        return None, 0
-    return value, j + len(end)
-
-
 def parse(data):
     """Check and decode the bytes of a state file: (table_dict, seq, problem)."""
-    if len(data) > READ_LIMIT:
-        return None, 0, "too big"
-    if not data.startswith(b'{"v":') or not data.endswith(b"}"):
-        return None, 0, "truncated or not a state file"
-    version, i = _number(data, 5, b',"seq":')
-    if version is None:
-        return None, 0, "damaged header"
-    if version != FORMAT:
-        return None, 0, "format %d, this firmware reads %d" % (version, FORMAT)
-    seq, i = _number(data, i, b',"crc":')
-    if seq is None:
-        return None, 0, "damaged header"
-    crc, i = _number(data, i, b',"table":')
-    if crc is None:
-        return None, 0, "damaged header"
-    payload = data[i:-1]
-    if checksum(version, seq, payload) != crc:
-        return None, 0, "bad CRC"
-    try:
-        table = json.loads(payload.decode())
-    except (ValueError, UnicodeError):
-        return None, 0, "bad JSON"
-    if not isinstance(table, dict):
-        return None, 0, "bad JSON"
-    return table, seq, None
+    return transient("loadstate").parse(data)
