@@ -17,3 +17,9 @@ def transient(name):
         if sys.implementation.name == "micropython":
             sys.modules.pop(full, None)
             globals().pop(name, None)
+
+
+def text(key, *args):
+    """Message `key` of texts.py with its blanks filled in from args: the wording of refusals
+    and errors, which takes RAM only while one is being written (texts.py is transient)."""
+    return transient("texts").TEXTS[key] % args

@@ -19,7 +19,7 @@ released, and never acts.
                   present and the hand dealt; next long: cancel
 """
 
-from dealerbutton import VERSION, config, protocol
+from dealerbutton import VERSION, config, protocol, text, transient
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import Table
@@ -56,8 +56,7 @@ class App:
         self.now = now_ms
         seats = cfg["seats"]
         if len(pins) < seats + 1:
-            raise ValueError("pins: %d given for %d seats and the next-hand button"
-                             % (len(pins), seats))
+            raise ValueError(text("pins", len(pins), seats))
         self.ring = make_ring(cfg)
         self.buttons = [Button() for _ in range(seats + 1)]
         # Bit i set once button i's hold has reached a long press (flashed "let go" once).
@@ -65,7 +64,7 @@ class App:
         for i in range(seats + 1):
             # The first look at each button: one held from power-up never acts (stuck?).
             self.buttons[i].update(pins[i].value() == 0, now_ms)
-        self.table = self.restore()
+        self.table = transient("loadstate").restore(self)
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
@@ -77,37 +76,6 @@ class App:
         c = self.cfg
         return Table(seats=c["seats"], rules=c["rules"], stakes=(c["stakes"][0], c["stakes"][1]))
 
-    def restore(self):
-        if self.store is None:
-            return self.new_table()
-        d, seq, message = self.store.load()
-        problem = self.store.problem
-        table = None
-        if d is not None:
-            try:
-                table = Table.from_dict(d)
-                why = self.mismatch(table)
-                if why:
-                    table = None
-                    problem = True
-                    message = "saved table (save %d) %s: clean start" % (seq, why)
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-                table = None
-                problem = True
-                message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
-        self.write(("* error " if problem else "* info ") + message)
-        return table if table is not None else self.new_table()
-
-    def mismatch(self, table):
-        c = self.cfg
-        if table.seats != c["seats"]:
-            return "has %d seats, config.json %d" % (table.seats, c["seats"])
-        if table.rules != c["rules"]:
-            return "plays rules %s, config.json %s" % (table.rules, c["rules"])
-        if tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
-            return "has other stakes than config.json"
-        return None
-
     def save(self):
         self.save_due = False
         if self.store is None:
@@ -115,7 +83,7 @@ class App:
         try:
             self.store.save(self.table.to_dict())
         except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
-            self.write("* error save failed: %s" % exc)
+            self.write(text("save", exc))
 
     # -- host input ------------------------------------------------------------------
     def feed(self, data):
@@ -155,7 +123,7 @@ class App:
             elif cmd == "undo":
                 t.undo()
             else:
-                raise ValueError("no such event: " + cmd)
+                raise ValueError(text("event", cmd))
         except ValueError as exc:
             return "err rule %s" % exc
         self.changed(cmd == "deal")
@@ -222,7 +190,7 @@ class App:
                 present = [s for s in range(1, t.seats + 1)
                            if t.status(s) in ("active", "waiting")]
                 if len(present) < 2:
-                    return "err rule the draw for the button needs two players seated"
+                    return text("draw")
                 return self.act("draw", "deal", present[self.rng(len(present))], defer_save)
             if long:
                 return self.act("undo", "undo", None, defer_save)
@@ -233,12 +201,11 @@ class App:
         status = t.status(seat)
         if long:
             if status == "empty":
-                return "err seat seat %d is empty: nobody to leave" % seat
+                return text("to leave", seat)
             return self.act("leave", "leave", seat, defer_save)
         if self.ring.mode == ringmod.DRAW:
             if status == "empty" or status == "away":
-                return "err seat seat %d is %s: the button goes to a seated player" % (
-                    seat, status)
+                return text("draw seat", seat, status)
             return self.act("button", "deal", seat, defer_save)
         if status == "empty":
             return self.act("sit", "sit", seat, defer_save)
@@ -295,45 +262,14 @@ class App:
             self.press(i, ev == LONG, True)
         elif ev == STUCK:
             if i == 0:
-                self.write("* error next-hand button stuck")
+                self.write(text("stuck next"))
             else:
-                self.write("* error seat %d button stuck" % i)
+                self.write(text("stuck", i))
         elif ev == RELEASED:
-            self.write("* info %s button released, working again"
-                       % ("next-hand" if i == 0 else "seat %d" % i))
+            self.write(text("released", "next-hand" if i == 0 else "seat %d" % i))
 
 
-class Rejected:
-    """What runs instead of the table when config.json was refused: the ring shows the
-    error pattern (if there is a strip), every command is answered `err config ...`
-    (ping and version still work), nothing else happens."""
-
-    def __init__(self, cfg, errors, strip, write, now_ms=0):
-        self.message = config.message(errors)
-        self.strip = strip
-        self.write = write
-        self.ring = None
-        if strip is not None:
-            self.ring = make_ring(cfg)
-            self.ring.mode = ringmod.ERROR
-        self.protocol = protocol.Protocol(self.command, write)
-        write("* error " + self.message)
-        self.tick(now_ms)
-
-    def feed(self, data):
-        self.protocol.feed(data)
-
-    def command(self, line):
-        words = line.split()
-        if not words:
-            return "ok"
-        if words == ["ping"]:
-            return "ok pong"
-        if words == ["version"]:
-            return "ok " + VERSION
-        return "err config " + self.message
-
-    def tick(self, now_ms):
-        if self.ring is not None:
-            self.ring.render(now_ms)
-            self.strip.show(self.ring.buf)
+def Rejected(cfg, errors, strip, write, now_ms=0):  # noqa: N802 - it stands for a class
+    """What runs instead of the table when config.json was refused: rejected.Rejected,
+    imported only then."""
+    return transient("rejected").Rejected(cfg, errors, strip, write, now_ms)

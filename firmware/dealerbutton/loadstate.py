@@ -1,8 +1,10 @@
-"""Reading the saved table back, behind store.Store.load, Store.read and store.parse: imported
-for the call and released (the board loads its state once, at power-up)."""
+"""Bringing the saved table back, behind store.Store.load, Store.read, store.parse,
+rules.Table.from_dict and the App's start: imported for the call and released (the board
+loads its state once, at power-up)."""
 
 import json
 
+from dealerbutton import rules
 from dealerbutton.store import FORMAT, READ_LIMIT, checksum
 
 
@@ -99,3 +101,78 @@ def parse(data):
     if not isinstance(table, dict):
         return None, 0, "bad JSON"
     return table, seq, None
+
+
+def table_of(cls, d):
+    """Table.from_dict: a table (of class cls) from to_dict() data; bad data raises
+    RuleError."""
+    try:
+        if d["v"] != rules.FORMAT:
+            raise rules.RuleError("table data format %r is not %d" % (d["v"], rules.FORMAT))
+        t = cls(d["n"], d["r"], tuple(d["k"]))
+        n = t.seats
+        flags = d["f"]
+        hands = d["h"]
+        p = d["p"]
+        q = d["q"]
+        ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
+              and len(q) <= n)
+        for x in flags:
+            ok = ok and type(x) is int and 0 <= x <= 255
+        for x in p + q:
+            ok = ok and type(x) is int and x >= 0
+    except (KeyError, TypeError, IndexError):
+        raise rules.RuleError("table data is incomplete or malformed") from None
+    full = (2 << n) - 2
+    if ok and hands:
+        ok = (1 <= p[0] <= n and 1 <= p[1] <= n and p[2] <= n and 1 <= p[3] <= n
+              and p[4] >> p[3] & 1 and not (p[4] | p[5] | p[6]) & ~full and p[7] <= n)
+    elif ok:
+        ok = not any(p) and not q
+    if not ok:
+        raise rules.RuleError("table data is inconsistent")
+    t._f = bytearray(1) + bytearray(flags)
+    t._hands = hands
+    (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
+     t._orbit) = p
+    for c in q:
+        if not 1 <= c >> 4 <= n or c >> 2 & 3 > 2 or c & 3 > 2 or not c & 15:
+            raise rules.RuleError("table data is inconsistent")
+    t._posts = bytes(q)
+    return t
+
+
+def restore(app):
+    """App.__init__: the saved table if there is a usable one (reported as `* info`), else a
+    new one (a problem reported as `* error`)."""
+    if app.store is None:
+        return app.new_table()
+    d, seq, message = load(app.store)
+    problem = app.store.problem
+    table = None
+    if d is not None:
+        try:
+            table = table_of(rules.Table, d)
+            why = mismatch(app, table)
+            if why:
+                table = None
+                problem = True
+                message = "saved table (save %d) %s: clean start" % (seq, why)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            table = None
+            problem = True
+            message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
+    app.write(("* error " if problem else "* info ") + message)
+    return table if table is not None else app.new_table()
+
+
+def mismatch(app, table):
+    """Why a saved table does not fit config.json, or None."""
+    c = app.cfg
+    if table.seats != c["seats"]:
+        return "has %d seats, config.json %d" % (table.seats, c["seats"])
+    if table.rules != c["rules"]:
+        return "plays rules %s, config.json %s" % (table.rules, c["rules"])
+    if tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
+        return "has other stakes than config.json"
+    return None

@@ -11,6 +11,8 @@ except ImportError:
     def const(x):
         return x
 
+from dealerbutton import text, transient
+
 MAX_LINE = const(120)
 _NL = const(10)
 _CR = const(13)
@@ -45,18 +47,18 @@ class Protocol:
             n -= 1
         if self.overflow or n > MAX_LINE:
             self.overflow = False
-            self.write("err overflow line longer than %d bytes, thrown away" % MAX_LINE)
+            self.write(text("overflow", MAX_LINE))
             return
         for i in range(n):
             b = self.buf[i]
             if b < 32 or b > 126:
-                self.write("err usage non-printable byte 0x%02x at column %d" % (b, i + 1))
+                self.write(text("byte", b, i + 1))
                 return
         line = bytes(self.buf[:n]).decode()
         try:
             reply = self.handle(line)
         except Exception as exc:  # noqa: BLE001 - a bad command must never stop the device
-            reply = "err internal %s: %s" % (type(exc).__name__, exc)
+            reply = text("internal", type(exc).__name__, exc)
         self.write(reply)
 
 
@@ -101,37 +103,22 @@ def state_json(t):
 
 # -- commands --------------------------------------------------------------------------
 
-USAGE = {
-    "ping": "ping",
-    "version": "version",
-    "state": "state",
-    "hand": "hand",
-    "sit": "sit N [post]",
-    "away": "away N",
-    "back": "back N [wait]",
-    "choose": "choose N post|wait",
-    "leave": "leave N",
-    "deal": "deal [N]",
-    "undo": "undo",
-    "press": "press N (0: next-hand button)",
-    "hold": "hold N (0: next-hand button)",
-    "leds": "leds",
-    "config": "config",
-}
+# The commands (texts.USAGE has what each one takes).
+COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
+            "undo", "press", "hold", "leds", "config")
 
 
 def _usage(cmd):
-    return "err usage %s" % USAGE[cmd]
+    return text("usage", transient("texts").USAGE[cmd])
 
 
 def _seat(app, word, lowest=1):
     """The seat number in word, or an error reply."""
     if not word.isdigit() or len(word) > 3:
-        return None, "err usage seat must be a number, not %s" % word
+        return None, text("number", word)
     n = int(word)
     if n < lowest or n > app.table.seats:
-        return None, "err seat seat %d is not on this table (%d..%d)" % (n, lowest,
-                                                                          app.table.seats)
+        return None, text("off table", n, lowest, app.table.seats)
     return n, None
 
 
@@ -142,9 +129,8 @@ def command(app, line):
         return "ok"
     cmd = words[0].lower()
     args = words[1:]
-    if cmd not in USAGE:
-        return "err unknown command %s (commands: %s)" % (
-            cmd[:20], " ".join(sorted(USAGE)))
+    if cmd not in COMMANDS:
+        return text("unknown", cmd[:20], " ".join(sorted(COMMANDS)))
     t = app.table
     if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config"):
         if args:
@@ -157,7 +143,7 @@ def command(app, line):
             return "ok " + state_json(t)
         if cmd == "hand":
             if t.hand is None:
-                return "err nohand no hand has been dealt yet"
+                return text("nohand")
             return "ok " + hand_json(t.hand)
         if cmd == "undo":
             return app.run("undo", 0, None)

@@ -25,6 +25,7 @@ except ImportError:
 
 from array import array
 
+from dealerbutton import text
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -116,14 +117,13 @@ class Ring:
     def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
                  palette=None):
         if not 2 <= seats <= 12:
-            raise ValueError("seats: %d is not in 2..12" % seats)
+            raise ValueError(text("ring seats", seats))
         if leds < seats:
-            raise ValueError("leds: %d LEDs cannot show %d seats" % (leds, seats))
+            raise ValueError(text("ring leds", leds, seats))
         if not 0 <= brightness <= 255:
-            raise ValueError("brightness: %d is not in 0..255" % brightness)
+            raise ValueError(text("brightness", brightness))
         if budget_ma <= leds:
-            raise ValueError("budget_ma: %d mA is not even the idle current of %d LEDs"
-                             % (budget_ma, leds))
+            raise ValueError(text("budget", budget_ma, leds))
         self.leds = leds
         self.seats = seats
         self.offset = offset % leds
@@ -172,7 +172,7 @@ class Ring:
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused."""
         if not 0 <= seat <= self.seats:
-            raise ValueError("seat %d: no such seat" % seat)
+            raise ValueError(text("flash", seat))
         self._flash_seat = seat
         self._flash_ok = bool(ok)
         self._flash_at = now_ms

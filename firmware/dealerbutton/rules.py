@@ -10,6 +10,8 @@ except ImportError:
     def const(x):
         return x
 
+from dealerbutton import text, transient
+
 # Per-seat byte: the status in the low two bits, then flags.
 _EMPTY = const(0)
 _ACTIVE = const(1)
@@ -64,17 +66,15 @@ class Table:
 
     def __init__(self, seats=9, rules="dead", stakes=(10, 20)):
         if type(seats) is not int or not 2 <= seats <= 12:
-            raise RuleError("a table has 2 to 12 seats, not %r" % (seats,))
+            raise RuleError(text("seats", seats))
         if rules not in RULE_SETS:
-            raise RuleError("rules must be dead, moving or simple, not %r" % (rules,))
+            raise RuleError(text("rules", rules))
         try:
             small, big = stakes
         except (TypeError, ValueError):
-            raise RuleError("stakes must be two whole numbers (small, big), not %r"
-                            % (stakes,)) from None
+            raise RuleError(text("stakes2", stakes)) from None
         if type(small) is not int or type(big) is not int or not 0 < small <= big:
-            raise RuleError("stakes must be whole numbers with 0 < small <= big, not %r"
-                            % (stakes,))
+            raise RuleError(text("stakes", stakes))
         self.seats = seats
         self.rules = rules
         self.stakes = (small, big)
@@ -149,7 +149,7 @@ class Table:
         """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
         self._check_seat(seat)
         if self._f[seat] & _STATUS:
-            raise RuleError("seat %d is taken: the player there must leave first" % seat)
+            raise RuleError(text("taken", seat))
         self._push()
         if self._hands == 0:
             self._f[seat] = _ACTIVE  # S1: drew for the button
@@ -162,9 +162,9 @@ class Table:
         x = self._f[seat]
         st = x & _STATUS
         if st == _EMPTY:
-            raise RuleError("seat %d is empty: nobody to send away" % seat)
+            raise RuleError(text("away empty", seat))
         if st == _AWAY:
-            raise RuleError("seat %d is already away" % seat)
+            raise RuleError(text("away away", seat))
         self._push()
         if x & _CARRY:  # a made-up SB not yet paid becomes a missed SB
             x = (x & ~_CARRY) | _MSB
@@ -176,10 +176,9 @@ class Table:
         x = self._f[seat]
         st = x & _STATUS
         if st == _EMPTY:
-            raise RuleError("seat %d is empty: nobody to bring back" % seat)
+            raise RuleError(text("back empty", seat))
         if st != _AWAY:
-            raise RuleError("seat %d is %s, not away: nobody to bring back"
-                            % (seat, STATUSES[st]))
+            raise RuleError(text("back", seat, STATUSES[st]))
         self._push()
         x &= ~_STATUS
         if x & (_NEW | _MBB | _MSB):
@@ -191,14 +190,13 @@ class Table:
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
         if choice != "post" and choice != "wait":
-            raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
+            raise RuleError(text("choice", seat, choice))
         x = self._f[seat]
         st = x & _STATUS
         if st != _WAITING:
-            raise RuleError("seat %d is %s, not waiting: nothing to choose"
-                            % (seat, STATUSES[st]))
+            raise RuleError(text("choose", seat, STATUSES[st]))
         if (choice == "wait") == bool(x & _WAIT):
-            raise RuleError("seat %d already chose to %s" % (seat, choice))
+            raise RuleError(text("chosen", seat, choice))
         self._push()
         self._f[seat] = x ^ _WAIT
 
@@ -206,7 +204,7 @@ class Table:
         """The player busts or leaves; he takes his debts with him (M5)."""
         self._check_seat(seat)
         if not self._f[seat] & _STATUS:
-            raise RuleError("seat %d is empty: nobody to leave" % seat)
+            raise RuleError(text("leave", seat))
         self._push()
         if self._dealt >> seat & 1:
             self._gone |= 1 << seat
@@ -215,7 +213,7 @@ class Table:
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
         if not self._undos:
-            raise RuleError("nothing to undo")
+            raise RuleError(text("undo"))
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
         self._restore(self._top * (2 * self.seats + 16))
@@ -226,18 +224,16 @@ class Table:
         act = self._mask(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
-            raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
+            raise RuleError(text("button", button))
         pres = act | self._mask(_WAITING)
         if _count(pres) < 2:
-            raise RuleError("cannot deal: %d player(s) present, at least two are needed"
-                            % _count(pres))
+            raise RuleError(text("players", _count(pres)))
         if first:
             if button is None:
-                raise RuleError("the first hand needs the button seat (who won the draw)")
+                raise RuleError(text("first"))
             self._check_seat(button)
             if not act >> button & 1:
-                raise RuleError("seat %d has no active player: the first button goes to a "
-                                "player who drew for it" % button)
+                raise RuleError(text("first seat", button))
         self._push()
         n = self.seats
         btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
@@ -330,48 +326,15 @@ class Table:
 
     @classmethod
     def from_dict(cls, d):
-        """A table from to_dict() data; bad data raises RuleError."""
-        try:
-            if d["v"] != FORMAT:
-                raise RuleError("table data format %r is not %d" % (d["v"], FORMAT))
-            t = cls(d["n"], d["r"], tuple(d["k"]))
-            n = t.seats
-            flags = d["f"]
-            hands = d["h"]
-            p = d["p"]
-            q = d["q"]
-            ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
-                  and len(q) <= n)
-            for x in flags:
-                ok = ok and type(x) is int and 0 <= x <= 255
-            for x in p + q:
-                ok = ok and type(x) is int and x >= 0
-        except (KeyError, TypeError, IndexError):
-            raise RuleError("table data is incomplete or malformed") from None
-        full = (2 << n) - 2
-        if ok and hands:
-            ok = (1 <= p[0] <= n and 1 <= p[1] <= n and p[2] <= n and 1 <= p[3] <= n
-                  and p[4] >> p[3] & 1 and not (p[4] | p[5] | p[6]) & ~full and p[7] <= n)
-        elif ok:
-            ok = not any(p) and not q
-        if not ok:
-            raise RuleError("table data is inconsistent")
-        t._f = bytearray(1) + bytearray(flags)
-        t._hands = hands
-        (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
-         t._orbit) = p
-        for c in q:
-            if not 1 <= c >> 4 <= n or c >> 2 & 3 > 2 or c & 3 > 2 or not c & 15:
-                raise RuleError("table data is inconsistent")
-        t._posts = bytes(q)
-        return t
+        """A table from to_dict() data; bad data raises RuleError (checked by loadstate.py,
+        imported for the call)."""
+        return transient("loadstate").table_of(cls, d)
 
     # ---- insides -------------------------------------------------------------------------
 
     def _check_seat(self, seat):
         if type(seat) is not int or not 1 <= seat <= self.seats:
-            raise RuleError("seat %r does not exist: the seats are 1 to %d"
-                            % (seat, self.seats))
+            raise RuleError(text("no seat", seat, self.seats))
 
     def _push(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
