@@ -19,7 +19,8 @@ def transient(name):
             globals().pop(name, None)
 
 
-def text(key, *args):
-    """Message `key` of texts.py with its blanks filled in from args: the wording of refusals
-    and errors, which takes RAM only while one is being written (texts.py is transient)."""
-    return transient("texts").TEXTS[key] % args
+def text(n, *args):
+    """Message n of texts.py with its blanks filled in from args: the wording of refusals and
+    errors, which takes RAM only while one is being written (texts.py is transient). The
+    callers quote the message in a comment."""
+    return transient("texts").TEXTS[n] % args

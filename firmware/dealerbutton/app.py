@@ -56,7 +56,8 @@ class App:
         self.now = now_ms
         seats = cfg["seats"]
         if len(pins) < seats + 1:
-            raise ValueError(text("pins", len(pins), seats))
+            # pins: %d given for %d seats and the next-hand button
+            raise ValueError(text(19, len(pins), seats))
         self.ring = make_ring(cfg)
         self.buttons = [Button() for _ in range(seats + 1)]
         # Bit i set once button i's hold has reached a long press (flashed "let go" once).
@@ -83,7 +84,7 @@ class App:
         try:
             self.store.save(self.table.to_dict())
         except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
-            self.write(text("save", exc))
+            self.write("* error save failed: %s" % exc)  # (no import: the flash is failing)
 
     # -- host input ------------------------------------------------------------------
     def feed(self, data):
@@ -123,7 +124,7 @@ class App:
             elif cmd == "undo":
                 t.undo()
             else:
-                raise ValueError(text("event", cmd))
+                raise ValueError(text(20, cmd))  # no such event: %s
         except ValueError as exc:
             return "err rule %s" % exc
         self.changed(cmd == "deal")
@@ -190,7 +191,7 @@ class App:
                 present = [s for s in range(1, t.seats + 1)
                            if t.status(s) in ("active", "waiting")]
                 if len(present) < 2:
-                    return text("draw")
+                    return text(21)  # err rule the draw for the button needs two players seated
                 return self.act("draw", "deal", present[self.rng(len(present))], defer_save)
             if long:
                 return self.act("undo", "undo", None, defer_save)
@@ -201,11 +202,12 @@ class App:
         status = t.status(seat)
         if long:
             if status == "empty":
-                return text("to leave", seat)
+                return text(22, seat)  # err seat seat %d is empty: nobody to leave
             return self.act("leave", "leave", seat, defer_save)
         if self.ring.mode == ringmod.DRAW:
             if status == "empty" or status == "away":
-                return text("draw seat", seat, status)
+                # err seat seat %d is %s: the button goes to a seated player
+                return text(23, seat, status)
             return self.act("button", "deal", seat, defer_save)
         if status == "empty":
             return self.act("sit", "sit", seat, defer_save)
@@ -262,11 +264,12 @@ class App:
             self.press(i, ev == LONG, True)
         elif ev == STUCK:
             if i == 0:
-                self.write(text("stuck next"))
+                self.write(text(24))  # * error next-hand button stuck
             else:
-                self.write(text("stuck", i))
+                self.write(text(25, i))  # * error seat %d button stuck
         elif ev == RELEASED:
-            self.write(text("released", "next-hand" if i == 0 else "seat %d" % i))
+            # * info %s button released, working again
+            self.write(text(26, "next-hand" if i == 0 else "seat %d" % i))
 
 
 def Rejected(cfg, errors, strip, write, now_ms=0):  # noqa: N802 - it stands for a class

@@ -12,8 +12,7 @@ import time
 import machine
 import neopixel
 
-from dealerbutton import config, store
-from dealerbutton.app import App, Rejected
+from dealerbutton import transient
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -34,14 +33,7 @@ def sleep_ms(ms):
 
 def load_config(path=None):
     """(config, errors) from config.json; a missing file means the defaults."""
-    path = path or CONFIG_PATH
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        print("dealerbutton: no %s, running on the defaults" % path)
-        return config.defaults(), []
-    return config.load_text(text, path.rsplit("/", 1)[-1])
+    return transient("boot").load_config(path)
 
 
 def make_strip(cfg):
@@ -59,29 +51,13 @@ def seat_pins(cfg):
 
 def safe_boot_requested(samples=5, gap_ms=10):
     """True when the next-hand button is held at power-up (read over ~50 ms, all low)."""
-    try:
-        cfg, errors = load_config()
-        gpio = cfg["pins"]["next"]
-    except Exception:  # noqa: BLE001 - the escape must work whatever the config says
-        gpio = config.DEFAULTS["pins"]["next"]
-    pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
-    sleep_ms(2)   # let the pull-up charge the line
-    for _ in range(samples):
-        if pin.value() != 0:
-            return False
-        sleep_ms(gap_ms)
-    return True
+    return transient("boot").safe_boot_requested(samples, gap_ms)
 
 
 def stop_watchdog():
     """The rp2 watchdog cannot be stopped through machine.WDT; clear its enable bit so the
     REPL (and mpremote) is not reset under the user's feet after Ctrl-C."""
-    impl = getattr(sys.implementation, "_machine", "")
-    if sys.platform == "rp2" and "RP2040" in impl:
-        # WATCHDOG CTRL (0x40058000), atomic bit-clear alias (+0x3000), ENABLE is bit 30.
-        machine.mem32[0x4005B000] = 1 << 30
-        return True
-    return False
+    return transient("boot").stop_watchdog()
 
 
 def _write(line):
@@ -111,22 +87,7 @@ def run(loops=None):
     """Start the device: never returns on the board except after Ctrl-C."""
     if loops is None:
         loops = max_loops
-    cfg, errors = load_config()
-    now = now_ms()
-    wdt = None
-    if errors:
-        strip = None
-        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
-            try:
-                strip = make_strip(cfg)
-            except Exception:  # noqa: BLE001 - the message must still go out
-                strip = None
-        print("dealerbutton: " + config.message(errors))
-        app = Rejected(cfg, errors, strip, _write, now)
-    else:
-        app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
-                  store.Store(store.OsFs(STATE_DIR)), now_ms=now)
-        wdt = machine.WDT(timeout=WDT_MS)
+    app, wdt = transient("boot").start()
     host = Input()
     n = 0
     try:
@@ -143,7 +104,7 @@ def run(loops=None):
               % ("" if stopped else " (the watchdog resets the board in 8 s)"))
         return
     except Exception as exc:  # noqa: BLE001 - a crash ends in a reset, never a dead table
-        print("dealerbutton: crashed, resetting")
+        print("dealerbutton: crashed, resetting")  # (no import here: it must not fail)
         sys.print_exception(exc)   # type: ignore[attr-defined]
         sleep_ms(100)
         machine.reset()

@@ -1,11 +1,12 @@
-"""The checks of config.json and its JSON form, behind config.validate, config.load_text and
-config.to_json: imported for the call and released (see dealerbutton.transient).
+"""The defaults and checks of config.json and its JSON form, behind config.defaults,
+config.validate, config.load_text and config.to_json, and the checks of ring palettes:
+imported for the call and released (see dealerbutton.transient).
 """
 
 import json
 
-from dealerbutton.config import FIELDS, defaults
-from dealerbutton.ring import ROLES
+from dealerbutton import transient
+from dealerbutton.config import FIELDS
 
 RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
@@ -17,6 +18,23 @@ MAX_BUDGET_MA = 5000
 MIN_BUDGET_MA = 50
 
 PIN_FIELDS = ("led", "next", "seats")
+
+
+def defaults():
+    """A fresh copy of the default configuration (pins as in hardware/pins.json)."""
+    return {
+        "seats": 9,
+        "leds": 24,
+        "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]},
+        "offset": 0,
+        "direction": "cw",
+        "brightness": 128,
+        "budget_ma": 400,
+        "rules": "dead",
+        "stakes": [10, 20],
+        "palette": {},
+        "color_order": "GRB",
+    }
 
 
 def _is_int(v):
@@ -56,15 +74,6 @@ def _show(v):
     if isinstance(v, dict):
         return "an object"
     return "a " + type(v).__name__
-
-
-def _hex_colour(v):
-    if not isinstance(v, str) or len(v) != 6:
-        return False
-    for c in v:
-        if c not in "0123456789abcdefABCDEF":
-            return False
-    return True
 
 
 def validate(d):
@@ -133,12 +142,13 @@ def _check_palette(errors, v):
     if not isinstance(v, dict):
         errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % _show(v))
         return False
+    pal = transient("palette")
     ok = True
     for role in sorted(v):
-        if role not in ROLES:
-            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(ROLES)))
+        if role not in pal.ROLES:
+            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(pal.ROLES)))
             ok = False
-        elif not _hex_colour(v[role]):
+        elif not pal.is_colour(v[role]):
             errors.append('palette.%s: must be a colour "RRGGBB" in hex, not %s'
                           % (role, _show(v[role])))
             ok = False

@@ -1,8 +1,7 @@
 """The board's configuration (config.json): defaults, validation, and its JSON form.
 
-Only the defaults stay in RAM: the checks and the JSON writer are in cfgcheck.py, which is
-imported for each call and released (the board needs them at boot and for the `config`
-command only).
+The defaults, the checks and the JSON writer are in cfgcheck.py, which is imported for each
+call and released: the board needs them at boot and for the `config` command only.
 """
 
 from dealerbutton import transient
@@ -14,22 +13,14 @@ FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_
 
 def defaults():
     """A fresh copy of the default configuration (pins as in hardware/pins.json)."""
-    return {
-        "seats": 9,
-        "leds": 24,
-        "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]},
-        "offset": 0,
-        "direction": "cw",
-        "brightness": 128,
-        "budget_ma": 400,
-        "rules": "dead",
-        "stakes": [10, 20],
-        "palette": {},
-        "color_order": "GRB",
-    }
+    return transient("cfgcheck").defaults()
 
 
-DEFAULTS = defaults()
+def __getattr__(name):
+    """config.DEFAULTS: the default configuration (a fresh copy, made when asked for)."""
+    if name == "DEFAULTS":
+        return defaults()
+    raise AttributeError(name)
 
 
 def validate(d):

@@ -47,18 +47,18 @@ class Protocol:
             n -= 1
         if self.overflow or n > MAX_LINE:
             self.overflow = False
-            self.write(text("overflow", MAX_LINE))
+            self.write(text(27, MAX_LINE))  # err overflow line longer than %d bytes, thrown away
             return
         for i in range(n):
             b = self.buf[i]
             if b < 32 or b > 126:
-                self.write(text("byte", b, i + 1))
+                self.write(text(28, b, i + 1))  # err usage non-printable byte 0x%02x at column %d
                 return
         line = bytes(self.buf[:n]).decode()
         try:
             reply = self.handle(line)
         except Exception as exc:  # noqa: BLE001 - a bad command must never stop the device
-            reply = text("internal", type(exc).__name__, exc)
+            reply = text(29, type(exc).__name__, exc)  # err internal %s: %s
         self.write(reply)
 
 
@@ -109,16 +109,17 @@ COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose",
 
 
 def _usage(cmd):
-    return text("usage", transient("texts").USAGE[cmd])
+    return "err usage " + transient("texts").USAGE.get(cmd, cmd)
 
 
 def _seat(app, word, lowest=1):
     """The seat number in word, or an error reply."""
     if not word.isdigit() or len(word) > 3:
-        return None, text("number", word)
+        return None, text(31, word)  # err usage seat must be a number, not %s
     n = int(word)
     if n < lowest or n > app.table.seats:
-        return None, text("off table", n, lowest, app.table.seats)
+        # err seat seat %d is not on this table (%d..%d)
+        return None, text(32, n, lowest, app.table.seats)
     return n, None
 
 
@@ -130,7 +131,8 @@ def command(app, line):
     cmd = words[0].lower()
     args = words[1:]
     if cmd not in COMMANDS:
-        return text("unknown", cmd[:20], " ".join(sorted(COMMANDS)))
+        # err unknown command %s (commands: %s)
+        return text(30, cmd[:20], " ".join(sorted(COMMANDS)))
     t = app.table
     if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config"):
         if args:
@@ -143,7 +145,7 @@ def command(app, line):
             return "ok " + state_json(t)
         if cmd == "hand":
             if t.hand is None:
-                return text("nohand")
+                return text(33)  # err nohand no hand has been dealt yet
             return "ok " + hand_json(t.hand)
         if cmd == "undo":
             return app.run("undo", 0, None)

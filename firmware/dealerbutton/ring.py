@@ -25,7 +25,7 @@ except ImportError:
 
 from array import array
 
-from dealerbutton import text
+from dealerbutton import text, transient
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -45,7 +45,7 @@ NORMAL = const(0)
 DRAW = const(1)  # before the first hand: press a seat to put the button there
 ERROR = const(2)  # the configuration was refused
 
-# Palette roles, in the order of ROLES / DEFAULT_PALETTE.
+# Palette roles, in the order of palette.ROLES.
 _BUTTON = const(0)
 _SB = const(1)
 _BB = const(2)
@@ -60,31 +60,25 @@ _DRAW = const(10)
 _ERROR = const(11)
 _NONE = const(255)
 
-ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",
-         "ok", "refused", "draw", "error")
-# Okabe-Ito hues (safe for the common colour-blindnesses) plus white; no meaning
-# rests on hue alone: brightness and animation differ too (see the README).
-DEFAULT_PALETTE = ("FFFFFF", "56B4E9", "E69F00", "009E73", "FFFFFF", "0072B2", "CC79A7",
-                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00")
+# The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
+# palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
+# 009E73 D55E00.
+_DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
+                b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
-_HEX = "0123456789abcdefABCDEF"
+
+def __getattr__(name):
+    """ROLES (the palette's role names) and DEFAULT_PALETTE ("RRGGBB" per role) are in
+    palette.py, with the rest of the palette code: loaded only when a palette is set."""
+    if name == "ROLES" or name == "DEFAULT_PALETTE":
+        return getattr(transient("palette"), name)
+    raise AttributeError(name)
 
 
 def palette_errors(palette):
     """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
     strings in a fixed order; empty when it is fine."""
-    if palette is None:
-        return []
-    if not isinstance(palette, dict):
-        return ["palette: must be an object of role -> \"RRGGBB\""]
-    errors = []
-    for role in sorted(palette):
-        value = palette[role]
-        if role not in ROLES:
-            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(ROLES)))
-        elif not isinstance(value, str) or len(value) != 6 or any(c not in _HEX for c in value):
-            errors.append("palette.%s: %r is not a colour \"RRGGBB\"" % (role, value))
-    return errors
+    return transient("palette").errors(palette)
 
 
 def estimate_ma(buf):
@@ -117,13 +111,14 @@ class Ring:
     def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
                  palette=None):
         if not 2 <= seats <= 12:
-            raise ValueError(text("ring seats", seats))
+            raise ValueError(text(34, seats))  # seats: %d is not in 2..12
         if leds < seats:
-            raise ValueError(text("ring leds", leds, seats))
+            raise ValueError(text(35, leds, seats))  # leds: %d LEDs cannot show %d seats
         if not 0 <= brightness <= 255:
-            raise ValueError(text("brightness", brightness))
+            raise ValueError(text(36, brightness))  # brightness: %d is not in 0..255
         if budget_ma <= leds:
-            raise ValueError(text("budget", budget_ma, leds))
+            # budget_ma: %d mA is not even the idle current of %d LEDs
+            raise ValueError(text(37, budget_ma, leds))
         self.leds = leds
         self.seats = seats
         self.offset = offset % leds
@@ -138,7 +133,6 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        self._pal = bytearray(3 * len(ROLES))
         self._things = bytearray(5)
         self._levels = bytearray(5)
         self._flash_seat = -1
@@ -148,18 +142,12 @@ class Ring:
 
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
-        """Default palette, overridden per role by a dict of role -> "RRGGBB"."""
-        errors = palette_errors(palette)
-        if errors:
-            raise ValueError("; ".join(errors))
-        for i in range(len(ROLES)):
-            value = DEFAULT_PALETTE[i]
-            if palette and ROLES[i] in palette:
-                value = palette[ROLES[i]]
-            rgb = int(value, 16)
-            self._pal[3 * i] = rgb >> 16
-            self._pal[3 * i + 1] = (rgb >> 8) & 0xFF
-            self._pal[3 * i + 2] = rgb & 0xFF
+        """Default palette, overridden per role by a dict of role -> "RRGGBB" (read by
+        palette.py; a bad one raises ValueError)."""
+        if palette is None:
+            self._pal = bytearray(_DEFAULT_RGB)
+        else:
+            self._pal = transient("palette").rgb(palette)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -172,7 +160,7 @@ class Ring:
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused."""
         if not 0 <= seat <= self.seats:
-            raise ValueError(text("flash", seat))
+            raise ValueError(text(38, seat))  # seat %d: no such seat
         self._flash_seat = seat
         self._flash_ok = bool(ok)
         self._flash_at = now_ms

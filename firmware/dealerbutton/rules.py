@@ -26,6 +26,10 @@ _CARRY = const(64)    # moving: owes a made-up small blind carried from the last
 _PAIDBB = const(128)  # paid a big blind as a blind last hand (due the small blind, MB2)
 
 UNDO_DEPTH = const(40)
+# An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
+# _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
+_RECORD = ("_hands", "_button", "_sbpos", "_sb", "_bb", "_dealt", "_gone", "_passed", "_orbit")
+_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
 FORMAT = const(1)
 
 STATUSES = ("empty", "active", "away", "waiting")
@@ -66,15 +70,17 @@ class Table:
 
     def __init__(self, seats=9, rules="dead", stakes=(10, 20)):
         if type(seats) is not int or not 2 <= seats <= 12:
-            raise RuleError(text("seats", seats))
+            raise RuleError(text(0, seats))  # a table has 2 to 12 seats, not %r
         if rules not in RULE_SETS:
-            raise RuleError(text("rules", rules))
+            raise RuleError(text(1, rules))  # rules must be dead, moving or simple, not %r
         try:
             small, big = stakes
         except (TypeError, ValueError):
-            raise RuleError(text("stakes2", stakes)) from None
+            # stakes must be two whole numbers (small, big), not %r
+            raise RuleError(text(2, stakes)) from None
         if type(small) is not int or type(big) is not int or not 0 < small <= big:
-            raise RuleError(text("stakes", stakes))
+            # stakes must be whole numbers with 0 < small <= big, not %r
+            raise RuleError(text(3, stakes))
         self.seats = seats
         self.rules = rules
         self.stakes = (small, big)
@@ -149,7 +155,7 @@ class Table:
         """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
         self._check_seat(seat)
         if self._f[seat] & _STATUS:
-            raise RuleError(text("taken", seat))
+            raise RuleError(text(5, seat))  # seat %d is taken: the player there must leave first
         self._push()
         if self._hands == 0:
             self._f[seat] = _ACTIVE  # S1: drew for the button
@@ -162,9 +168,9 @@ class Table:
         x = self._f[seat]
         st = x & _STATUS
         if st == _EMPTY:
-            raise RuleError(text("away empty", seat))
+            raise RuleError(text(6, seat))  # seat %d is empty: nobody to send away
         if st == _AWAY:
-            raise RuleError(text("away away", seat))
+            raise RuleError(text(7, seat))  # seat %d is already away
         self._push()
         if x & _CARRY:  # a made-up SB not yet paid becomes a missed SB
             x = (x & ~_CARRY) | _MSB
@@ -176,9 +182,10 @@ class Table:
         x = self._f[seat]
         st = x & _STATUS
         if st == _EMPTY:
-            raise RuleError(text("back empty", seat))
+            raise RuleError(text(8, seat))  # seat %d is empty: nobody to bring back
         if st != _AWAY:
-            raise RuleError(text("back", seat, STATUSES[st]))
+            # seat %d is %s, not away: nobody to bring back
+            raise RuleError(text(9, seat, STATUSES[st]))
         self._push()
         x &= ~_STATUS
         if x & (_NEW | _MBB | _MSB):
@@ -190,13 +197,14 @@ class Table:
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
         if choice != "post" and choice != "wait":
-            raise RuleError(text("choice", seat, choice))
+            raise RuleError(text(10, seat, choice))  # seat %d: the choice is post or wait, not %r
         x = self._f[seat]
         st = x & _STATUS
         if st != _WAITING:
-            raise RuleError(text("choose", seat, STATUSES[st]))
+            # seat %d is %s, not waiting: nothing to choose
+            raise RuleError(text(11, seat, STATUSES[st]))
         if (choice == "wait") == bool(x & _WAIT):
-            raise RuleError(text("chosen", seat, choice))
+            raise RuleError(text(12, seat, choice))  # seat %d already chose to %s
         self._push()
         self._f[seat] = x ^ _WAIT
 
@@ -204,7 +212,7 @@ class Table:
         """The player busts or leaves; he takes his debts with him (M5)."""
         self._check_seat(seat)
         if not self._f[seat] & _STATUS:
-            raise RuleError(text("leave", seat))
+            raise RuleError(text(13, seat))  # seat %d is empty: nobody to leave
         self._push()
         if self._dealt >> seat & 1:
             self._gone |= 1 << seat
@@ -213,7 +221,7 @@ class Table:
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
         if not self._undos:
-            raise RuleError(text("undo"))
+            raise RuleError(text(14))  # nothing to undo
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
         self._restore(self._top * (2 * self.seats + 16))
@@ -224,16 +232,19 @@ class Table:
         act = self._mask(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
-            raise RuleError(text("button", button))
+            # seat %r: the button is placed only for the first hand
+            raise RuleError(text(15, button))
         pres = act | self._mask(_WAITING)
         if _count(pres) < 2:
-            raise RuleError(text("players", _count(pres)))
+            # cannot deal: %d player(s) present, at least two are needed
+            raise RuleError(text(16, _count(pres)))
         if first:
             if button is None:
-                raise RuleError(text("first"))
+                raise RuleError(text(17))  # the first hand needs the button seat (who won the draw)
             self._check_seat(button)
             if not act >> button & 1:
-                raise RuleError(text("first seat", button))
+                # seat %d has no active player: the first button goes to a player who drew for it
+                raise RuleError(text(18, button))
         self._push()
         n = self.seats
         btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
@@ -334,38 +345,29 @@ class Table:
 
     def _check_seat(self, seat):
         if type(seat) is not int or not 1 <= seat <= self.seats:
-            raise RuleError(text("no seat", seat, self.seats))
+            # seat %r does not exist: the seats are 1 to %d
+            raise RuleError(text(4, seat, self.seats))
 
     def _push(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
-        the seats' bytes, the last hand's numbers, the count of posts and the posts."""
+        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count."""
         n = self.seats
         f = self._f
-        q = self._posts
         b = self._undo
         o = self._top * (2 * n + 16)
         for s in range(1, n + 1):
             b[o + s - 1] = f[s]
         o += n
-        h = self._hands
-        b[o] = h >> 24 & 255
-        b[o + 1] = h >> 16 & 255
-        b[o + 2] = h >> 8 & 255
-        b[o + 3] = h & 255
-        b[o + 4] = self._button
-        b[o + 5] = self._sbpos
-        b[o + 6] = self._sb
-        b[o + 7] = self._bb
-        b[o + 8] = self._dealt >> 8
-        b[o + 9] = self._dealt & 255
-        b[o + 10] = self._gone >> 8
-        b[o + 11] = self._gone & 255
-        b[o + 12] = self._passed >> 8
-        b[o + 13] = self._passed & 255
-        b[o + 14] = self._orbit
-        b[o + 15] = len(q)
+        for j in range(len(_RECORD)):
+            v = getattr(self, _RECORD[j])
+            for k in range(_SIZES[j] - 1, -1, -1):  # big-endian
+                b[o + k] = v & 255
+                v >>= 8
+            o += _SIZES[j]
+        q = self._posts
+        b[o] = len(q)
         for i in range(len(q)):
-            b[o + 16 + i] = q[i]
+            b[o + 1 + i] = q[i]
         self._top = (self._top + 1) % UNDO_DEPTH
         if self._undos < UNDO_DEPTH:
             self._undos += 1
@@ -378,16 +380,13 @@ class Table:
         for s in range(1, n + 1):
             f[s] = b[o + s - 1]
         o += n
-        self._hands = b[o] << 24 | b[o + 1] << 16 | b[o + 2] << 8 | b[o + 3]
-        self._button = b[o + 4]
-        self._sbpos = b[o + 5]
-        self._sb = b[o + 6]
-        self._bb = b[o + 7]
-        self._dealt = b[o + 8] << 8 | b[o + 9]
-        self._gone = b[o + 10] << 8 | b[o + 11]
-        self._passed = b[o + 12] << 8 | b[o + 13]
-        self._orbit = b[o + 14]
-        self._posts = bytes(b[o + 16:o + 16 + b[o + 15]])
+        for j in range(len(_RECORD)):
+            v = 0
+            for k in range(_SIZES[j]):
+                v = v << 8 | b[o + k]
+            setattr(self, _RECORD[j], v)
+            o += _SIZES[j]
+        self._posts = bytes(b[o + 1:o + 1 + b[o]])
         self._hand = None
 
     def _mask(self, status):

@@ -341,6 +341,32 @@ def test_palette_override_and_errors():
     assert len(R.ROLES) == len(R.DEFAULT_PALETTE)
 
 
+def test_the_built_in_default_palette_is_default_palette():
+    """Ring keeps its default colours as bytes: the same as DEFAULT_PALETTE given as an
+    override, in every role (seats, flashes, the draw chase, the error pattern)."""
+    given = {}
+    for i in range(len(R.ROLES)):
+        given[R.ROLES[i]] = R.DEFAULT_PALETTE[i]
+    frames = []
+    for palette in (None, given):
+        r = open_ring(24, 9, NINE, palette=palette)
+        shots = []
+        r.render(T_FULL)
+        shots.append(leds(r))
+        r.flash(2, True, T_FULL)
+        r.render(T_FULL + 10)
+        shots.append(leds(r))
+        r.flash(3, False, T_FULL)
+        r.render(T_FULL + 10)
+        shots.append(leds(r))
+        for mode in (R.DRAW, R.ERROR):
+            r.mode = mode
+            r.render(T_FULL + 1000)
+            shots.append(leds(r))
+        frames.append(shots)
+    assert frames[0] == frames[1], frames
+
+
 def test_constructor_refuses_bad_settings():
     bad = [
         ((24, 1), {}, "seats: 1"),
