@@ -157,8 +157,7 @@ class App:
             if status == "waiting":
                 choice = t.choice(s)
                 if choice is None:
-                    live, dead = t.owes(s)
-                    choice = "post" if live or dead else "wait"
+                    choice = "wait" if t.owes(s) == (0, 0) else "post"
                 marks[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
             else:
                 marks[s] = _MARK[status]
@@ -188,11 +187,11 @@ class App:
                     self.ring.mode = ringmod.NORMAL
                     self.update_marks()
                     return "ok cancel"
-                present = [s for s in range(1, t.seats + 1)
-                           if t.status(s) in ("active", "waiting")]
-                if len(present) < 2:
+                p = [s for s in range(1, t.seats + 1)
+                     if t.status(s) in ("active", "waiting")]  # the players present
+                if len(p) < 2:
                     return text(21)  # err rule the draw for the button needs two players seated
-                return self.act("draw", "deal", present[self.rng(len(present))], defer_save)
+                return self.act("draw", "deal", p[self.rng(len(p))], defer_save)
             if long:
                 return self.act("undo", "undo", None, defer_save)
             if t.hand is None:
@@ -237,9 +236,9 @@ class App:
         buttons = self.buttons
         for i in range(len(buttons)):
             b = buttons[i]
-            ev = b.update(pins[i].value() == 0, now_ms)
-            if ev:
-                self.button_event(i, ev)
+            e = b.update(pins[i].value() == 0, now_ms)
+            if e:
+                self.button_event(i, e)
             if b.long_ready:
                 if not self.long_shown >> i & 1:
                     # Held long enough: one flash says "let go now" (LONG comes at release).
@@ -259,15 +258,15 @@ class App:
         self.last_frame = now_ms
         self.render_due = False
 
-    def button_event(self, i, ev):
-        if ev == SHORT or ev == LONG:
-            self.press(i, ev == LONG, True)
-        elif ev == STUCK:
+    def button_event(self, i, e):
+        if e == SHORT or e == LONG:
+            self.press(i, e == LONG, True)
+        elif e == STUCK:
             if i == 0:
                 self.write(text(24))  # * error next-hand button stuck
             else:
                 self.write(text(25, i))  # * error seat %d button stuck
-        elif ev == RELEASED:
+        elif e == RELEASED:
             # * info %s button released, working again
             self.write(text(26, "next-hand" if i == 0 else "seat %d" % i))
 

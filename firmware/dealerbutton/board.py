@@ -44,14 +44,15 @@ def make_strip(cfg):
 def seat_pins(cfg):
     """pins[0]: the next-hand button, pins[s]: seat s; pull-ups on, pressed reads 0."""
     pins = [machine.Pin(cfg["pins"]["next"], machine.Pin.IN, machine.Pin.PULL_UP)]
-    for gpio in cfg["pins"]["seats"][:cfg["seats"]]:
-        pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
+    for g in cfg["pins"]["seats"][:cfg["seats"]]:
+        pins.append(machine.Pin(g, machine.Pin.IN, machine.Pin.PULL_UP))
     return pins
 
 
-def safe_boot_requested(samples=5, gap_ms=10):
-    """True when the next-hand button is held at power-up (read over ~50 ms, all low)."""
-    return transient("boot").safe_boot_requested(samples, gap_ms)
+def safe_boot_requested(*args):
+    """True when the next-hand button is held at power-up (read over ~50 ms, all low; the
+    arguments, samples=5 and gap_ms=10, are boot.safe_boot_requested's)."""
+    return transient("boot").safe_boot_requested(*args)
 
 
 def stop_watchdog():
@@ -99,9 +100,9 @@ def run(loops=None):
                 wdt.feed()      # only a loop that got this far is healthy
             sleep_ms(LOOP_MS)
     except KeyboardInterrupt:
-        stopped = stop_watchdog() or wdt is None
         print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"
-              % ("" if stopped else " (the watchdog resets the board in 8 s)"))
+              % ("" if stop_watchdog() or wdt is None
+                 else " (the watchdog resets the board in 8 s)"))
         return
     except Exception as exc:  # noqa: BLE001 - a crash ends in a reset, never a dead table
         print("dealerbutton: crashed, resetting")  # (no import here: it must not fail)

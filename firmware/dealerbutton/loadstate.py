@@ -45,8 +45,8 @@ def load(store):
             pass
     if main_bad is None:
         store.seq = main_seq
-        note = "" if tmp_bad == "missing" else "; an unfinished save was discarded"
-        return main, main_seq, "state restored (save %d)%s" % (main_seq, note)
+        return main, main_seq, "state restored (save %d)%s" % (
+            main_seq, "" if tmp_bad == "missing" else "; an unfinished save was discarded")
     store.seq = 0
     if main_bad == "missing":
         if tmp_bad == "missing":

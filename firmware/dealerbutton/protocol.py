@@ -14,8 +14,6 @@ except ImportError:
 from dealerbutton import text, transient
 
 MAX_LINE = const(120)
-_NL = const(10)
-_CR = const(13)
 
 
 class Protocol:
@@ -30,7 +28,7 @@ class Protocol:
 
     def feed(self, data):
         for b in data:
-            if b == _NL:
+            if b == 10:  # \n
                 self.end_line()
             elif self.overflow:
                 pass
@@ -43,7 +41,7 @@ class Protocol:
     def end_line(self):
         n = self.n
         self.n = 0
-        if n and self.buf[n - 1] == _CR:
+        if n and self.buf[n - 1] == 13:  # \r
             n -= 1
         if self.overflow or n > MAX_LINE:
             self.overflow = False
@@ -76,20 +74,20 @@ def hand_json(h):
     """{"n":..,"button":..,"sb":..,"bb":..,"dealt":[..],"posts":{"seat":[live,dead]},
     "first_to_act":..}; posts in the order the seats are dealt."""
     posts = h.posts
-    by_seat = {}
+    d = {}  # the posts by seat number
     for k in posts:
-        by_seat[int(k)] = posts[k]
+        d[int(k)] = posts[k]
     order = []
     for s in h.dealt:
-        if s in by_seat:
+        if s in d:
             order.append(s)
-    for s in sorted(by_seat):
+    for s in sorted(d):
         if s not in order:
             order.append(s)
     return '{"n":%s,"button":%s,"sb":%s,"bb":%s,"dealt":[%s],"posts":{%s},"first_to_act":%s}' % (
         _jnum(h.n), _jnum(h.button), _jnum(h.sb), _jnum(h.bb),
         ",".join([str(s) for s in h.dealt]),
-        ",".join(['"%d":%s' % (s, _pair(by_seat[s])) for s in order]),
+        ",".join(['"%d":%s' % (s, _pair(d[s])) for s in order]),
         _jnum(h.first_to_act))
 
 
@@ -157,16 +155,16 @@ def command(app, line):
             return _usage(cmd)
         button = None
         if args:
-            button, err = _seat(app, args[0])
-            if err:
-                return err
+            button, e = _seat(app, args[0])
+            if e:
+                return e
         return app.run("deal", button, None)
     if not args or len(args) > 2:
         return _usage(cmd)
     lowest = 0 if cmd in ("press", "hold") else 1
-    seat, err = _seat(app, args[0], lowest)
-    if err:
-        return err
+    seat, e = _seat(app, args[0], lowest)
+    if e:
+        return e
     option = args[1].lower() if len(args) == 2 else None
     if cmd in ("press", "hold"):
         if option is not None:

@@ -45,20 +45,8 @@ NORMAL = const(0)
 DRAW = const(1)  # before the first hand: press a seat to put the button there
 ERROR = const(2)  # the configuration was refused
 
-# Palette roles, in the order of palette.ROLES.
-_BUTTON = const(0)
-_SB = const(1)
-_BB = const(2)
-_FIRST = const(3)
-_ACTIVE = const(4)
-_AWAY = const(5)
-_WAIT_BB = const(6)
-_WAIT_POST = const(7)
-_OK = const(8)
-_REFUSED = const(9)
-_DRAW = const(10)
-_ERROR = const(11)
-_NONE = const(255)
+# Palette roles are numbers, the index into palette.ROLES: 0 button, 1 sb, 2 bb, 3 first,
+# 4 active, 5 away, 6 wait_bb, 7 wait_post, 8 ok, 9 refused, 10 draw, 11 error.
 
 # The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
 # palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
@@ -133,8 +121,8 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        self._things = bytearray(5)
-        self._levels = bytearray(5)
+        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
+        self._show = bytearray(10)
         self._flash_seat = -1
         self._flash_ok = True
         self._flash_at = 0
@@ -178,7 +166,7 @@ class Ring:
             phase = (now_ms // self.error_blink_ms) & 1
             for k in range(self.leds):
                 if (k + phase) & 1 == 0:
-                    self._put(k, _ERROR, self.level_error)
+                    self._put(k, 11, self.level_error)  # role: error
         else:
             for seat in range(1, self.seats + 1):
                 self._seat(seat, now_ms)
@@ -199,70 +187,69 @@ class Ring:
         buf[p + 2] = pal[r + 2] * level // 255
 
     def _seat(self, seat, now_ms):
-        mark = self.marks[seat]
-        status = mark & STATUS_MASK
-        things = self._things
-        levels = self._levels
+        m = self.marks[seat]
+        status = m & STATUS_MASK
+        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
         n = 0
-        if mark & BUTTON:
-            things[n] = _BUTTON
-            levels[n] = self.level_dead if status == EMPTY or status == AWAY else self.level_role
+        if m & BUTTON:
+            d[n] = 0  # role: button
+            d[5 + n] = self.level_dead if status == EMPTY or status == AWAY else self.level_role
             n += 1
-        if mark & BB:
-            things[n] = _BB
-            levels[n] = self.level_role
+        if m & BB:
+            d[n] = 2  # role: bb
+            d[5 + n] = self.level_role
             n += 1
-        if mark & SB:
-            things[n] = _SB
-            levels[n] = self.level_role
+        if m & SB:
+            d[n] = 1  # role: sb
+            d[5 + n] = self.level_role
             n += 1
-        if mark & FIRST:
-            things[n] = _FIRST
-            levels[n] = self.level_role
+        if m & FIRST:
+            d[n] = 3  # role: first
+            d[5 + n] = self.level_role
             n += 1
         if status == AWAY:
-            things[n] = _AWAY
-            levels[n] = self.level_away
+            d[n] = 5  # role: away
+            d[5 + n] = self.level_away
             n += 1
         elif status == WAIT_BB:
-            things[n] = _WAIT_BB
-            levels[n] = self.level_wait
+            d[n] = 6  # role: wait_bb
+            d[5 + n] = self.level_wait
             n += 1
         elif status == WAIT_POST:
-            things[n] = _WAIT_POST
+            d[n] = 7  # role: wait_post
             on = now_ms % self.post_blink_ms < self.post_blink_ms // 2
-            levels[n] = self.level_post_on if on else self.level_post_off
+            d[5 + n] = self.level_post_on if on else self.level_post_off
             n += 1
         elif status == ACTIVE and n == 0:
-            things[n] = _ACTIVE
-            levels[n] = self.level_active
+            d[n] = 4  # role: active
+            d[5 + n] = self.level_active
             n += 1
         if n == 0:
             return
-        if mark & FIRST:
+        if m & FIRST:
             # Breathe: a triangle wave between pulse_low and full.
             half = self.pulse_ms // 2
             t = now_ms % self.pulse_ms
             if t >= half:
                 t = self.pulse_ms - t
-            pulse = self.pulse_low + (255 - self.pulse_low) * t // half
+            t = self.pulse_low + (255 - self.pulse_low) * t // half  # the pulse's level
             for j in range(n):
-                levels[j] = levels[j] * pulse // 255
+                d[5 + j] = d[5 + j] * t // 255
         start = self._start[seat - 1]
         size = self._start[seat] - start
         if size >= 4:
             size -= 1  # a dark gap before the next seat
         if n > size:
             for j in range(size):
-                self._put(start + j, things[j], levels[j])
+                self._put(start + j, d[j], d[5 + j])
             return
-        each = size // n
-        extra = size % n
+        q = size // n  # LEDs per thing, one more for the first r of them
+        r = size % n
         k = start
         for j in range(n):
-            count = each + 1 if j < extra else each
+            count = q + 1 if j < r else q
             for _ in range(count):
-                self._put(k, things[j], levels[j])
+                self._put(k, d[j], d[5 + j])
                 k += 1
 
     def _chase(self, now_ms):
@@ -271,34 +258,34 @@ class Ring:
         if step < 1:
             step = 1
         head = (now_ms // step) % leds
-        self._put(head, _DRAW, 255)
-        self._put((head - 1) % leds, _DRAW, 96)
-        self._put((head - 2) % leds, _DRAW, 32)
+        self._put(head, 10, 255)  # role: draw
+        self._put((head - 1) % leds, 10, 96)  # role: draw
+        self._put((head - 2) % leds, 10, 32)  # role: draw
 
     def _flash(self, now_ms):
-        age = ticks_diff(now_ms, self._flash_at)
-        if age < 0:
-            age = 0
+        t = ticks_diff(now_ms, self._flash_at)  # its age
+        if t < 0:
+            t = 0
         if self._flash_ok:
-            if age >= self.flash_ok_ms:
+            if t >= self.flash_ok_ms:
                 self._flash_seat = -1
                 return
-            role = _OK
+            role = 8  # role: ok
             on = True
         else:
-            if age >= 4 * self.flash_refused_ms:
+            if t >= 4 * self.flash_refused_ms:
                 self._flash_seat = -1
                 return
-            role = _REFUSED
-            on = (age // self.flash_refused_ms) & 1 == 0
+            role = 9  # role: refused
+            on = (t // self.flash_refused_ms) & 1 == 0
         seat = self._flash_seat
         if seat == 0:
-            first = 0
-            last = self.leds
+            a = 0
+            b = self.leds
         else:
-            first = self._start[seat - 1]
-            last = self._start[seat]
-        for k in range(first, last):
+            a = self._start[seat - 1]
+            b = self._start[seat]
+        for k in range(a, b):
             if on:
                 self._put(k, role, 255)
             else:
@@ -307,22 +294,21 @@ class Ring:
     def _limit(self):
         """Apply the brightness, then scale the frame down to the current budget."""
         buf = self.buf
-        bright = self.brightness
-        if bright > 255:
-            bright = 255
-        elif bright < 0:
-            bright = 0
+        level = self.brightness
+        if level > 255:
+            level = 255
+        elif level < 0:
+            level = 0
         total = 0
         for i in range(len(buf)):
-            v = buf[i] * bright // 255
+            v = buf[i] * level // 255
             buf[i] = v
             total += v
         leds = self.leds
         ma = total * 55 // 765 + leds
         if ma > self.budget_ma:
-            # The largest R+G+B sum over all LEDs that stays within budget.
-            cap = (self.budget_ma - leds) * 765 // 55
-            scale = cap * 256 // total
+            # Down to the largest R+G+B sum over all LEDs that stays within budget.
+            scale = (self.budget_ma - leds) * 765 // 55 * 256 // total
             total = 0
             for i in range(len(buf)):
                 v = buf[i] * scale >> 8

@@ -40,10 +40,10 @@ class RuleError(ValueError):
     """An event the rules refuse; the table is left unchanged."""
 
 
-def _count(mask):
+def _count(m):
     n = 0
-    while mask:
-        mask &= mask - 1
+    while m:
+        m &= m - 1
         n += 1
     return n
 
@@ -87,7 +87,7 @@ class Table:
         self._f = bytearray(seats + 1)  # index = seat; index 0 unused
         self._hands = 0
         # The last hand: button, SB position, SB poster (0: none), BB, seats dealt in,
-        # and its posts as bytes (see _pack_posts).
+        # and its posts as bytes (seat * 16 + code each, see deal).
         self._button = 0
         self._sbpos = 0
         self._sb = 0
@@ -137,10 +137,10 @@ class Table:
         self._check_seat(seat)
         small, big = self.stakes
         x = self._f[seat]
-        st = x & _STATUS
-        if st == _EMPTY:
+        status = x & _STATUS
+        if status == _EMPTY:
             return (0, 0)
-        if st == _ACTIVE:
+        if status == _ACTIVE:
             return (0, small) if x & _CARRY else (0, 0)
         if x & _NEW:
             return (0, 0) if self._free(seat, self._passed, self._orbit) else (big, 0)
@@ -166,10 +166,10 @@ class Table:
         """The player sits out from the next hand on."""
         self._check_seat(seat)
         x = self._f[seat]
-        st = x & _STATUS
-        if st == _EMPTY:
+        status = x & _STATUS
+        if status == _EMPTY:
             raise RuleError(text(6, seat))  # seat %d is empty: nobody to send away
-        if st == _AWAY:
+        if status == _AWAY:
             raise RuleError(text(7, seat))  # seat %d is already away
         self._push()
         if x & _CARRY:  # a made-up SB not yet paid becomes a missed SB
@@ -180,12 +180,12 @@ class Table:
         """An away player returns: active if he owes nothing, else waiting (post or wait)."""
         self._check_seat(seat)
         x = self._f[seat]
-        st = x & _STATUS
-        if st == _EMPTY:
+        status = x & _STATUS
+        if status == _EMPTY:
             raise RuleError(text(8, seat))  # seat %d is empty: nobody to bring back
-        if st != _AWAY:
+        if status != _AWAY:
             # seat %d is %s, not away: nobody to bring back
-            raise RuleError(text(9, seat, STATUSES[st]))
+            raise RuleError(text(9, seat, STATUSES[status]))
         self._push()
         x &= ~_STATUS
         if x & (_NEW | _MBB | _MSB):
@@ -199,10 +199,10 @@ class Table:
         if choice != "post" and choice != "wait":
             raise RuleError(text(10, seat, choice))  # seat %d: the choice is post or wait, not %r
         x = self._f[seat]
-        st = x & _STATUS
-        if st != _WAITING:
+        status = x & _STATUS
+        if status != _WAITING:
             # seat %d is %s, not waiting: nothing to choose
-            raise RuleError(text(11, seat, STATUSES[st]))
+            raise RuleError(text(11, seat, STATUSES[status]))
         if (choice == "wait") == bool(x & _WAIT):
             raise RuleError(text(12, seat, choice))  # seat %d already chose to %s
         self._push()
@@ -316,7 +316,21 @@ class Table:
         self._sb = sb
         self._bb = bb
         self._dealt = dealt
-        self._posts = self._pack_posts(btn)
+        # The posts as bytes, one per posting seat: seat * 16 + code, clockwise from the first
+        # seat after the button.
+        k = 0
+        for s in range(1, n + 1):
+            if code[s]:
+                k += 1
+        b = bytearray(k)
+        k = 0
+        s = btn
+        for _ in range(n):
+            s = s % n + 1
+            if code[s]:
+                b[k] = s * 16 + code[s]
+                k += 1
+        self._posts = bytes(b)
         self._gone = 0
         self._passed = passed
         self._orbit = orbit
@@ -354,39 +368,39 @@ class Table:
         n = self.seats
         f = self._f
         b = self._undo
-        o = self._top * (2 * n + 16)
+        p = self._top * (2 * n + 16)
         for s in range(1, n + 1):
-            b[o + s - 1] = f[s]
-        o += n
+            b[p + s - 1] = f[s]
+        p += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             for k in range(_SIZES[j] - 1, -1, -1):  # big-endian
-                b[o + k] = v & 255
+                b[p + k] = v & 255
                 v >>= 8
-            o += _SIZES[j]
+            p += _SIZES[j]
         q = self._posts
-        b[o] = len(q)
+        b[p] = len(q)
         for i in range(len(q)):
-            b[o + 1 + i] = q[i]
+            b[p + 1 + i] = q[i]
         self._top = (self._top + 1) % UNDO_DEPTH
         if self._undos < UNDO_DEPTH:
             self._undos += 1
 
-    def _restore(self, o):
-        """The state kept in the undo record at offset o."""
+    def _restore(self, p):
+        """The state kept in the undo record at offset p."""
         n = self.seats
         f = self._f
         b = self._undo
         for s in range(1, n + 1):
-            f[s] = b[o + s - 1]
-        o += n
+            f[s] = b[p + s - 1]
+        p += n
         for j in range(len(_RECORD)):
             v = 0
             for k in range(_SIZES[j]):
-                v = v << 8 | b[o + k]
+                v = v << 8 | b[p + k]
             setattr(self, _RECORD[j], v)
-            o += _SIZES[j]
-        self._posts = bytes(b[o + 1:o + 1 + b[o]])
+            p += _SIZES[j]
+        self._posts = bytes(b[p + 1:p + 1 + b[p]])
         self._hand = None
 
     def _mask(self, status):
@@ -397,12 +411,13 @@ class Table:
                 m |= 1 << s
         return m
 
-    def _next(self, s, mask):
-        """The first seat after s (clockwise, s itself last) in mask, or 0."""
+    def _next(self, s, m, back=False):
+        """The first seat after s (clockwise; back: before s, counter-clockwise), s itself
+        last, in the mask m, or 0."""
         n = self.seats
         for _ in range(n):
-            s = s % n + 1
-            if mask >> s & 1:
+            s = (s - 2) % n + 1 if back else s % n + 1
+            if m >> s & 1:
                 return s
         return 0
 
@@ -425,27 +440,27 @@ class Table:
         act = self._mask(_ACTIVE)
         pres = act | self._mask(_WAITING)
         if not self._hands:  # S1
-            others = act & ~(1 << button)
+            m = act & ~(1 << button)  # the others
             if _count(act) == 2:
-                return button, button, self._next(button, others)
-            sbpos = self._next(button, others)
-            return button, sbpos, self._next(sbpos, others & ~(1 << sbpos))
-        pbb = self._bb
+                return button, button, self._next(button, m)
+            sbpos = self._next(button, m)
+            return button, sbpos, self._next(sbpos, m & ~(1 << sbpos))
         if self.rules == "dead":
-            bb = self._next(pbb, pres)  # DB1
-            rot = (act | 1 << self._button | 1 << self._sbpos | 1 << pbb | self._dealt) \
+            bb = self._next(self._bb, pres)  # DB1
+            # The rotation: seats in play or that held a position last hand, but the new BB.
+            m = (act | 1 << self._button | 1 << self._sbpos | 1 << self._bb | self._dealt) \
                 & ~(1 << bb)
-            if act >> pbb & 1 and not self._gone >> pbb & 1:
-                sbpos = pbb  # DB2: big blind, then small blind
+            if act >> self._bb & 1 and not self._gone >> self._bb & 1:
+                sbpos = self._bb  # DB2: big blind, then small blind
             else:
-                sbpos = self._back(bb, rot)
+                sbpos = self._next(bb, m, True)
             btn = 0
             s = sbpos
             for _ in range(n):  # DB3: the rotation seat before the SB, not past the BB
                 s = (s - 2) % n + 1
                 if s == bb:
                     break
-                if rot >> s & 1:
+                if m >> s & 1:
                     btn = s
                     break
             if not btn:
@@ -469,15 +484,6 @@ class Table:
             bb = sbpos
         return btn, sbpos, bb
 
-    def _back(self, s, mask):
-        """The first seat before s (counter-clockwise, s itself last) in mask, or 0."""
-        n = self.seats
-        for _ in range(n):
-            s = (s - 2) % n + 1
-            if mask >> s & 1:
-                return s
-        return 0
-
     def _plan(self, button):
         """Positions, the seats the blinds pass, and who is dealt in (D1..D3, S2)."""
         n = self.seats
@@ -493,14 +499,14 @@ class Table:
             bbpass = self._span(sbpos, bb)
             passed = 1 << btn | sbpass | bbpass
             orbit = 0
-        zone = ((1 << btn) | self._span(btn, bb)) & ~(1 << bb)  # D2
+        m = ((1 << btn) | self._span(btn, bb)) & ~(1 << bb)  # D2: the dead zone
         dealt = 1 << bb
         for s in range(1, n + 1):
             x = f[s]
-            st = x & _STATUS
-            if st == _ACTIVE:
+            status = x & _STATUS
+            if status == _ACTIVE:
                 dealt |= 1 << s
-            elif st == _WAITING and not zone >> s & 1:
+            elif status == _WAITING and not m >> s & 1:
                 if not x & _WAIT or (x & _NEW and self._free(s, passed, orbit)):
                     dealt |= 1 << s
         return btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt
@@ -511,18 +517,18 @@ class Table:
         f = self._f
         code = self._code
         n = self.seats
-        stay = act & ~self._gone
+        act &= ~self._gone  # the players who stay
         due_bb = 0
         due_sb = 0
         if self._gone and _count(self._dealt) >= 3:
-            s = self._next(self._bb, stay)
+            s = self._next(self._bb, act)
             if s and s != bb:
                 due_bb = 1 << s
             for s in range(1, n + 1):
-                if stay >> s & 1 and f[s] & _PAIDBB and s != sb:
+                if act >> s & 1 and f[s] & _PAIDBB and s != sb:
                     due_sb |= 1 << s
         for s in range(1, n + 1):
-            if stay >> s & 1 and f[s] & _CARRY and s != sb:
+            if act >> s & 1 and f[s] & _CARRY and s != sb:
                 due_sb |= 1 << s
         carry = 0
         for s in range(1, n + 1):
@@ -538,25 +544,6 @@ class Table:
             else:
                 code[s] = 1  # a dead small blind
         return sb, paid, carry
-
-    def _pack_posts(self, btn):
-        """The posts as bytes, one per posting seat: seat * 16 + code, clockwise from the
-        first seat after the button."""
-        n = self.seats
-        code = self._code
-        k = 0
-        for s in range(1, n + 1):
-            if code[s]:
-                k += 1
-        out = bytearray(k)
-        i = 0
-        s = btn
-        for _ in range(n):
-            s = s % n + 1
-            if code[s]:
-                out[i] = s * 16 + code[s]
-                i += 1
-        return bytes(out)
 
     def _make_hand(self):
         n = self.seats

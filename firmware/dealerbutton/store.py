@@ -22,23 +22,23 @@ def dumps(obj):
             b = bytearray(2 * len(b))
 
 
-def _json(b, i, obj):
-    """Write obj as dumps() does into the bytearray b from index i; returns the index after
+def _json(b, i, v):
+    """Write v as dumps() does into the bytearray b from index i; returns the index after
     it, or raises IndexError when b is too short. Numbers, plain strings, lists and tuples
     allocate nothing; a dict only the sorted list of its keys."""
-    if obj is None or obj is True or obj is False:
-        return _text(b, i, "null" if obj is None else "true" if obj else "false")
-    if isinstance(obj, int):
-        if obj < 0:
+    if v is None or v is True or v is False:
+        return _text(b, i, "null" if v is None else "true" if v else "false")
+    if isinstance(v, int):
+        if v < 0:
             b[i] = 45  # -
             i += 1
-            obj = -obj
+            v = -v
         j = i
         while True:
-            b[j] = 48 + obj % 10
+            b[j] = 48 + v % 10
             j += 1
-            obj //= 10
-            if not obj:
+            v //= 10
+            if not v:
                 break
         k = j - 1
         while i < k:  # the digits went in backwards
@@ -46,36 +46,36 @@ def _json(b, i, obj):
             i += 1
             k -= 1
         return j
-    if isinstance(obj, float):
-        return _text(b, i, str(obj))
-    if isinstance(obj, str):
-        for k in range(len(obj)):
-            c = ord(obj[k])
+    if isinstance(v, float):
+        return _text(b, i, str(v))
+    if isinstance(v, str):
+        for k in range(len(v)):
+            c = ord(v[k])
             if c < 32 or c > 126 or c == 34 or c == 92:
-                e = json.dumps(obj).encode()  # escapes and UTF-8 as json.dumps writes them
+                e = json.dumps(v).encode()  # escapes and UTF-8 as json.dumps writes them
                 for k in range(len(e)):
                     b[i + k] = e[k]
                 return i + len(e)
         b[i] = 34
-        i = _text(b, i + 1, obj)
+        i = _text(b, i + 1, v)
         b[i] = 34
         return i + 1
-    if isinstance(obj, list) or isinstance(obj, tuple):  # (no tuple built per call)
+    if isinstance(v, list) or isinstance(v, tuple):  # (no tuple built per call)
         b[i] = 91  # [
         i += 1
-        for k in range(len(obj)):
+        for k in range(len(v)):
             if k:
                 b[i] = 44
                 i += 1
-            i = _json(b, i, obj[k])
+            i = _json(b, i, v[k])
         b[i] = 93
         return i + 1
-    if isinstance(obj, dict):
-        for k in obj:
+    if isinstance(v, dict):
+        for k in v:
             if not isinstance(k, str):  # other keys are written as strings, sorted as such
-                obj = _str_keys(obj)
+                v = _str_keys(v)
                 break
-        keys = sorted(obj)
+        keys = sorted(v)
         b[i] = 123  # {
         i += 1
         for k in range(len(keys)):
@@ -84,10 +84,10 @@ def _json(b, i, obj):
                 i += 1
             i = _json(b, i, keys[k])
             b[i] = 58  # :
-            i = _json(b, i + 1, obj[keys[k]])
+            i = _json(b, i + 1, v[keys[k]])
         b[i] = 125
         return i + 1
-    raise ValueError("cannot save a %s" % type(obj).__name__)
+    raise ValueError("cannot save a %s" % type(v).__name__)
 
 
 def _str_keys(d):
@@ -136,7 +136,7 @@ class OsFs:
 
 
 class Store:
-    """save(table_dict) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
+    """save(table) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
     POSIX); load() picks the newest intact copy. The file is JSON:
     {"v":1,"seq":N,"crc":C,"table":{...}} with C the CRC32 of "1 N " and the table's bytes as
     written (see checksum). Reading the files back (load, read, parse) is in loadstate.py,
@@ -150,26 +150,26 @@ class Store:
         self.problem = False     # the last load found something wrong (reported as an error)
         self.buf = bytearray(256)   # the table's JSON is written here (grows if ever short)
 
-    def _payload(self, table_dict):
+    def _payload(self, table):
         """The table's JSON in self.buf: its length."""
         while True:
             try:
-                return _json(self.buf, 0, table_dict)
+                return _json(self.buf, 0, table)
             except IndexError:
                 self.buf = bytearray(2 * len(self.buf))
 
-    def encode(self, table_dict, seq):
+    def encode(self, table, seq):
         """(head, payload) bytes of the file for this table and sequence number, without the
         closing brace."""
-        payload = bytes(self.buf[:self._payload(table_dict)])
+        payload = bytes(self.buf[:self._payload(table)])
         return _head(seq, payload), payload
 
-    def save(self, table_dict):
+    def save(self, table):
         """Write the table; returns the file size. Raises OSError when the flash fails (the
         old state is then still there). Its garbage is a few small objects: the JSON goes
         into self.buf and straight from there to the file."""
         seq = self.seq + 1
-        payload = memoryview(self.buf)[:self._payload(table_dict)]
+        payload = memoryview(self.buf)[:self._payload(table)]
         head = _head(seq, payload)
         f = self.fs.open(self.tmp, "wb")
         try:
@@ -184,12 +184,12 @@ class Store:
         return len(head) + len(payload) + 1
 
     def read(self, name):
-        """(table_dict, seq, problem): problem is None for an intact file, "missing", or why
+        """(table, seq, problem): problem is None for an intact file, "missing", or why
         the file is unusable."""
         return transient("loadstate").read(self, name)
 
     def load(self):
-        """The newest intact saved table: (table_dict or None, seq, message). Never raises on
+        """The newest intact saved table: (table or None, seq, message). Never raises on
         a bad file: a missing or corrupt one gives a clean start (None) and says why."""
         return transient("loadstate").load(self)
 
@@ -205,5 +205,5 @@ def checksum(version, seq, payload):
 
 
 def parse(data):
-    """Check and decode the bytes of a state file: (table_dict, seq, problem)."""
+    """Check and decode the bytes of a state file: (table, seq, problem)."""
     return transient("loadstate").parse(data)

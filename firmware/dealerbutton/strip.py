@@ -16,33 +16,31 @@ class NeoPixelStrip:
     def __init__(self, np, order="GRB"):
         self.np = np
         self.order = order
-        # Byte positions of R, G, B (and W, or -1) inside one LED's bytes on the wire.
         if not isinstance(order, str) or "".join(sorted(order)) not in ("BGR", "BGRW"):
-            # order: %r is not a colour order like GRB, RGB or GRBW
-            raise ValueError(text(39, order))
-        self._r, self._g, self._b, self._w = (order.find("R"), order.find("G"),
-                                              order.find("B"), order.find("W"))
+            raise ValueError(text(39, order))  # order: %r is not a colour order like GRB, RGB or GRBW
+        # Where R, G, B (and W, or 255: none) go among one LED's bytes on the wire.
+        self._at = bytes([order.find(c) & 255 for c in "RGBW"])
         self.bpp = len(order)
         self.n = np.n if hasattr(np, "n") else len(np.buf) // self.bpp
         if self.n * self.bpp != len(np.buf):
-            # order: %s does not fit a buffer of %d bytes
-            raise ValueError(text(40, order, len(np.buf)))
+            raise ValueError(text(40, order, len(np.buf)))  # order: %s does not fit a buffer of %d bytes
 
     def show(self, rgb_buf):
         out = self.np.buf
         bpp = self.bpp
-        ro = self._r
-        go = self._g
-        bo = self._b
-        wo = self._w
+        p = self._at
+        r = p[0]
+        g = p[1]
+        b = p[2]
+        w = p[3]
         d = 0
         s = 0
         for _ in range(self.n):
-            out[d + ro] = rgb_buf[s]
-            out[d + go] = rgb_buf[s + 1]
-            out[d + bo] = rgb_buf[s + 2]
-            if wo >= 0:
-                out[d + wo] = 0
+            out[d + r] = rgb_buf[s]
+            out[d + g] = rgb_buf[s + 1]
+            out[d + b] = rgb_buf[s + 2]
+            if w != 255:
+                out[d + w] = 0
             d += bpp
             s += 3
         self.np.write()
