@@ -25,8 +25,6 @@ from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import Table
 from dealerbutton.ticks import ticks_diff
 
-_MARK = {"empty": ringmod.EMPTY, "active": ringmod.ACTIVE, "away": ringmod.AWAY}
-
 
 def _default_rng(n):
     import random
@@ -159,8 +157,10 @@ class App:
                 if choice is None:
                     choice = "wait" if t.owes(s) == (0, 0) else "post"
                 marks[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
+            elif status == "active":
+                marks[s] = ringmod.ACTIVE
             else:
-                marks[s] = _MARK[status]
+                marks[s] = ringmod.AWAY if status == "away" else ringmod.EMPTY
         h = t.hand
         if h is not None:
             marks[h.button] |= ringmod.BUTTON

@@ -1,12 +1,12 @@
-"""The defaults and checks of config.json and its JSON form, behind config.defaults,
-config.validate, config.load_text and config.to_json, and the checks of ring palettes:
-imported for the call and released (see dealerbutton.transient).
+"""The board's configuration (config.json): its fields, defaults, checks, messages and JSON
+form, which config.py hands out (config.validate and the rest come from here). Imported for
+each use and released (see dealerbutton.transient): the board needs it at boot and for the
+`config` command only.
 """
 
 import json
 
 from dealerbutton import transient
-from dealerbutton.config import FIELDS
 
 RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
@@ -17,6 +17,9 @@ MAX_LEDS = 300
 MAX_BUDGET_MA = 5000
 MIN_BUDGET_MA = 50
 
+# The fields of config.json, in the order the `config` command prints them.
+FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
+          "rules", "stakes", "palette", "color_order")
 PIN_FIELDS = ("led", "next", "seats")
 
 
@@ -35,6 +38,9 @@ def defaults():
         "palette": {},
         "color_order": "GRB",
     }
+
+
+DEFAULTS = defaults()
 
 
 def _is_int(v):
@@ -220,6 +226,12 @@ def load_text(text, name="config.json"):
         cfg = defaults()
         return cfg, ["%s: malformed JSON (%s)" % (name, exc)]
     return validate(d)
+
+
+def message(errors, name="config.json"):
+    """Every problem in one line, for the serial console."""
+    return "%s rejected (%d problem%s): %s" % (
+        name, len(errors), "" if len(errors) == 1 else "s", "; ".join(errors))
 
 
 def to_json(cfg):

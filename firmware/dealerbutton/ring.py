@@ -45,6 +45,23 @@ NORMAL = const(0)
 DRAW = const(1)  # before the first hand: press a seat to put the button there
 ERROR = const(2)  # the configuration was refused
 
+# Levels (0..255) each thing is drawn at, before the brightness setting, and timings.
+_LEVEL_ROLE = const(255)  # button, blinds, first to act: full
+_LEVEL_DEAD = const(72)  # a dead button
+_LEVEL_ACTIVE = const(32)  # somebody sits here, nothing else to say
+_LEVEL_AWAY = const(112)
+_LEVEL_WAIT = const(128)  # waiting for the big blind (steady)
+_LEVEL_POST_ON = const(255)  # owes a post: blinks between these two
+_LEVEL_POST_OFF = const(40)
+_POST_BLINK_MS = const(1000)  # one blink per second, on for the first half
+_PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
+_PULSE_LOW = const(40)  # ... between this level and full
+_FLASH_OK_MS = const(250)  # accepted press: one bright flash
+_FLASH_REFUSED_MS = const(120)  # refused press: on, off, on, off of this length each
+_CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
+_ERROR_BLINK_MS = const(500)
+_LEVEL_ERROR = const(192)
+
 # Palette roles are numbers, the index into palette.ROLES: 0 button, 1 sb, 2 bb, 3 first,
 # 4 active, 5 away, 6 wait_bb, 7 wait_post, 8 ok, 9 refused, 10 draw, 11 error.
 
@@ -79,23 +96,6 @@ def estimate_ma(buf):
 
 
 class Ring:
-    # Levels (0..255) each thing is drawn at, before the brightness setting.
-    level_role = 255  # button, blinds, first to act: full
-    level_dead = 72  # a dead button
-    level_active = 32  # somebody sits here, nothing else to say
-    level_away = 112
-    level_wait = 128  # waiting for the big blind (steady)
-    level_post_on = 255  # owes a post: blinks between these two
-    level_post_off = 40
-    post_blink_ms = 1000  # one blink per second, on for the first half
-    pulse_ms = 2000  # first to act: one breath every 2 s ...
-    pulse_low = 40  # ... between this level and full
-    flash_ok_ms = 250  # accepted press: one bright flash
-    flash_refused_ms = 120  # refused press: on, off, on, off of this length each
-    chase_turn_ms = 2000  # DRAW mode: one turn of the ring
-    error_blink_ms = 500
-    level_error = 192
-
     def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
                  palette=None):
         if not 2 <= seats <= 12:
@@ -163,10 +163,10 @@ class Ring:
         for i in range(len(buf)):
             buf[i] = 0
         if self.mode == ERROR:
-            phase = (now_ms // self.error_blink_ms) & 1
+            phase = (now_ms // _ERROR_BLINK_MS) & 1
             for k in range(self.leds):
                 if (k + phase) & 1 == 0:
-                    self._put(k, 11, self.level_error)  # role: error
+                    self._put(k, 11, _LEVEL_ERROR)  # role: error
         else:
             for seat in range(1, self.seats + 1):
                 self._seat(seat, now_ms)
@@ -193,46 +193,46 @@ class Ring:
         n = 0
         if m & BUTTON:
             d[n] = 0  # role: button
-            d[5 + n] = self.level_dead if status == EMPTY or status == AWAY else self.level_role
+            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
         if m & BB:
             d[n] = 2  # role: bb
-            d[5 + n] = self.level_role
+            d[5 + n] = _LEVEL_ROLE
             n += 1
         if m & SB:
             d[n] = 1  # role: sb
-            d[5 + n] = self.level_role
+            d[5 + n] = _LEVEL_ROLE
             n += 1
         if m & FIRST:
             d[n] = 3  # role: first
-            d[5 + n] = self.level_role
+            d[5 + n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
             d[n] = 5  # role: away
-            d[5 + n] = self.level_away
+            d[5 + n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
             d[n] = 6  # role: wait_bb
-            d[5 + n] = self.level_wait
+            d[5 + n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
             d[n] = 7  # role: wait_post
-            on = now_ms % self.post_blink_ms < self.post_blink_ms // 2
-            d[5 + n] = self.level_post_on if on else self.level_post_off
+            on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
+            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
             d[n] = 4  # role: active
-            d[5 + n] = self.level_active
+            d[5 + n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
             return
         if m & FIRST:
             # Breathe: a triangle wave between pulse_low and full.
-            half = self.pulse_ms // 2
-            t = now_ms % self.pulse_ms
+            half = _PULSE_MS // 2
+            t = now_ms % _PULSE_MS
             if t >= half:
-                t = self.pulse_ms - t
-            t = self.pulse_low + (255 - self.pulse_low) * t // half  # the pulse's level
+                t = _PULSE_MS - t
+            t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
             for j in range(n):
                 d[5 + j] = d[5 + j] * t // 255
         start = self._start[seat - 1]
@@ -254,7 +254,7 @@ class Ring:
 
     def _chase(self, now_ms):
         leds = self.leds
-        step = self.chase_turn_ms // leds
+        step = _CHASE_TURN_MS // leds
         if step < 1:
             step = 1
         head = (now_ms // step) % leds
@@ -267,17 +267,17 @@ class Ring:
         if t < 0:
             t = 0
         if self._flash_ok:
-            if t >= self.flash_ok_ms:
+            if t >= _FLASH_OK_MS:
                 self._flash_seat = -1
                 return
             role = 8  # role: ok
             on = True
         else:
-            if t >= 4 * self.flash_refused_ms:
+            if t >= 4 * _FLASH_REFUSED_MS:
                 self._flash_seat = -1
                 return
             role = 9  # role: refused
-            on = (t // self.flash_refused_ms) & 1 == 0
+            on = (t // _FLASH_REFUSED_MS) & 1 == 0
         seat = self._flash_seat
         if seat == 0:
             a = 0

@@ -61,8 +61,8 @@ class Hand:
         self.first_to_act = first_to_act
 
     def __repr__(self):
-        return "Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)" % (
-            self.n, self.button, self.sb, self.bb, self.dealt, self.first_to_act)
+        # Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)
+        return text(41, self.n, self.button, self.sb, self.bb, self.dealt, self.first_to_act)
 
 
 class Table:

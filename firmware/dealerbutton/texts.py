@@ -49,6 +49,8 @@ TEXTS = (  # dealerbutton.text(n, ...) takes message n: the number at the end of
     # strip.py: a colour order it cannot send
     "order: %r is not a colour order like GRB, RGB or GRBW",  # 39
     "order: %s does not fit a buffer of %d bytes",  # 40
+    # rules.py: how a Hand shows itself (repr)
+    "Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)",  # 41
 )
 
 # protocol.py: what each command takes (the `err usage` replies), where it takes more than

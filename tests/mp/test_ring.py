@@ -434,10 +434,9 @@ def test_mixed_tables_flashes_and_modes_stay_under_budget():
 
 def test_limit_scales_down_only_when_needed_and_uses_the_budget():
     # A full white ring of 60 LEDs would draw 3360 mA: scaled to just under 400.
-    r = Ring(60, 10, brightness=255, palette={"active": "FFFFFF"})
-    r.level_active = 255
+    r = Ring(60, 10, brightness=255)
     for seat in range(1, 11):
-        r.marks[seat] = ACTIVE
+        r.marks[seat] = ACTIVE | BUTTON  # the button, full white over the whole arc
     r.render(0)
     assert 380 <= r.ma <= 400, r.ma
     lit = [r.buf[i] for i in range(180) if r.buf[i]]
