@@ -25,6 +25,8 @@ from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import Table
 from dealerbutton.ticks import ticks_diff
 
+_HEX = b"0123456789ABCDEF"
+
 
 def _default_rng(n):
     import random
@@ -93,11 +95,21 @@ class App:
         return protocol.command(self, line)
 
     def leds(self):
+        """The frame on the ring, "RRGGBB" per LED, space separated: written straight into
+        one buffer (the monitor asks ten times a second)."""
         if self.render_due:
             self.frame(self.now)    # the frame of the last event goes out first
         b = self.ring.buf
-        return " ".join(["%02X%02X%02X" % (b[i], b[i + 1], b[i + 2])
-                         for i in range(0, len(b), 3)])
+        out = bytearray(len(b) // 3 * 7 - 1)
+        j = 0
+        for i in range(len(b)):
+            if i and i % 3 == 0:
+                out[j] = 32
+                j += 1
+            out[j] = _HEX[b[i] >> 4]
+            out[j + 1] = _HEX[b[i] & 15]
+            j += 2
+        return str(out, "ascii")
 
     def config_json(self):
         return config.to_json(self.cfg)
@@ -105,6 +117,16 @@ class App:
     # -- table events ------------------------------------------------------------------
     def run(self, cmd, seat, option, defer_save=False):
         """One table event; emits the events it causes and saves. Returns the reply."""
+        e = self.event(cmd, seat, option, defer_save)
+        if e:
+            return e
+        if cmd == "deal":
+            return "ok " + protocol.hand_json(self.table.hand)
+        return "ok"
+
+    def event(self, cmd, seat, option, defer_save):
+        """run() but the reply of an accepted event (a press has its own): None, or the
+        reply that refuses the event."""
         t = self.table
         try:
             if cmd == "sit":
@@ -130,9 +152,7 @@ class App:
             self.save_due = True
         else:
             self.save()
-        if cmd == "deal":
-            return "ok " + protocol.hand_json(t.hand)
-        return "ok"
+        return None
 
     def changed(self, dealt):
         t = self.table
@@ -219,10 +239,7 @@ class App:
         return self.act("post", "choose", seat, defer_save, "post")
 
     def act(self, name, cmd, seat, defer_save, option=None):
-        reply = self.run(cmd, seat, option, defer_save)
-        if reply.startswith("ok"):
-            return "ok " + name
-        return reply
+        return self.event(cmd, seat, option, defer_save) or "ok " + name
 
     # -- the loop ------------------------------------------------------------------------
     render_due = True
