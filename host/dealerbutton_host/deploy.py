@@ -24,8 +24,8 @@ from .device import firmware_dir, package_dir
 
 MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package that never run on a MicroPython board: the emulated
-# board (host only) and the CircuitPython strip adapter.
-HOST_ONLY = ("unix.py", "strip_cp.py", "board_cp.py")
+# board and its capture strip (host only), and the CircuitPython strip and board.
+HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py")
 MICROPYTHON_VENDOR_IDS = (0x2E8A, 0xF055)  # Raspberry Pi (Pico), MicroPython (pyboard)
 
 
