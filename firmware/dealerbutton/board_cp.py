@@ -127,7 +127,7 @@ def load_config(path=None, quiet=False):
     """(config, errors) from config.json; a missing file means the defaults."""
     path = path or CONFIG_PATH
     try:
-        with open(path) as f:
+        with open(path, "rb") as f:
             text = f.read()
     except OSError:
         if not quiet:

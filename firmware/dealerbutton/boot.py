@@ -15,7 +15,7 @@ def load_config(path=None):
     """(config, errors) from config.json; a missing file means the defaults."""
     path = path or board.CONFIG_PATH
     try:
-        with open(path) as f:
+        with open(path, "rb") as f:
             text = f.read()
     except OSError:
         print("dealerbutton: no %s, running on the defaults" % path)

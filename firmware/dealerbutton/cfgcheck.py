@@ -82,6 +82,19 @@ def _show(v):
     return "a " + type(v).__name__
 
 
+def _names(errors, where, v):
+    """The keys of object v, sorted; a key that is not a string (MicroPython's JSON reader
+    lets {5: 1} through) is reported instead of breaking the sort."""
+    names = []
+    for k in v:
+        if isinstance(k, str):
+            names.append(k)
+        else:
+            errors.append("%s: field names must be strings, not %s" % (where, _show(k)))
+    names.sort()
+    return names
+
+
 def validate(d):
     """Check a parsed config.json. Returns (config, errors): config is complete (missing
     fields take their defaults, and so does every field found bad, so that the caller can
@@ -92,7 +105,7 @@ def validate(d):
     if not isinstance(d, dict):
         errors.append("config: must be a JSON object {...}, not %s" % _show(d))
         return cfg, errors
-    for key in sorted(d):
+    for key in _names(errors, "config", d):
         if key not in FIELDS:
             errors.append("%s: unknown field (known: %s)" % (key, ", ".join(FIELDS)))
 
@@ -149,8 +162,9 @@ def _check_palette(errors, v):
         errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % _show(v))
         return False
     pal = transient("palette")
-    ok = True
-    for role in sorted(v):
+    names = _names(errors, "palette", v)
+    ok = len(names) == len(v)
+    for role in names:
         if role not in pal.ROLES:
             errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(pal.ROLES)))
             ok = False
@@ -167,8 +181,9 @@ def _check_pins(errors, v, seats):
                       % _show(v))
         return None
     pins = defaults()["pins"]
-    bad = False
-    for key in sorted(v):
+    names = _names(errors, "pins", v)
+    bad = len(names) != len(v)
+    for key in names:
         if key not in PIN_FIELDS:
             errors.append("pins.%s: unknown field (known: %s)" % (key, ", ".join(PIN_FIELDS)))
             bad = True
@@ -218,13 +233,152 @@ def _check_seat_pins(errors, pins, seats):
     return ok
 
 
+def _json_error(text):
+    """Where text breaks strict JSON (RFC 8259), or None.  MicroPython's json.loads lets
+    trailing commas, missing colons, leading zeros and more through; the board must refuse
+    what deploy on the host refuses, so config.json is checked here first."""
+    n = len(text)
+    ws = " \t\r\n"
+    stack = []  # "{" or "[" of the open containers
+    i = 0
+    want = "value"  # what may come next: value, key, colon, more (a comma or the close)
+
+    def skip(i):
+        while i < n and text[i] in ws:
+            i += 1
+        return i
+
+    while True:
+        i = skip(i)
+        if i >= n:
+            return None if want == "end" else "unexpected end of the text"
+        c = text[i]
+        if want == "end":
+            return "unexpected %r after the end at character %d" % (c, i)
+        if want == "colon":
+            if c != ":":
+                return "expected ':' at character %d" % i
+            i += 1
+            want = "value"
+            continue
+        if want == "more":
+            close = "}" if stack[-1] == "{" else "]"
+            if c == ",":
+                i += 1
+                want = "key" if stack[-1] == "{" else "value"
+                continue
+            if c != close:
+                return "expected ',' or %r at character %d" % (close, i)
+            stack.pop()
+            i += 1
+            want = "more" if stack else "end"
+            continue
+        # a value, or a key of an object
+        if c in "}]" and i > 0 and text[_skip_back(text, i)] in "{[" and stack:
+            # an empty object or array
+            if (c == "}") != (stack[-1] == "{"):
+                return "mismatched %r at character %d" % (c, i)
+            stack.pop()
+            i += 1
+            want = "more" if stack else "end"
+            continue
+        if want == "key" and c != '"':
+            return "expected a field name in quotes at character %d" % i
+        if c == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    return "unterminated string"
+                c = text[i]
+                if c == '"':
+                    break
+                if ord(c) < 32:
+                    return "control character in a string at character %d" % i
+                if c == "\\":
+                    i += 1
+                    if i >= n:
+                        return "unterminated string"
+                    if text[i] == "u":
+                        h = text[i + 1:i + 5]
+                        if len(h) < 4 or any(x not in "0123456789abcdefABCDEF" for x in h):
+                            return "bad \\u escape at character %d" % i
+                        i += 4
+                    elif text[i] not in '"\\/bfnrt':
+                        return "bad escape at character %d" % i
+                i += 1
+            i += 1
+            if want == "key":
+                want = "colon"
+                continue
+        elif c in "{[":
+            stack.append(c)
+            i += 1
+            want = "key" if c == "{" else "value"
+            continue
+        elif c == "-" or "0" <= c <= "9":
+            j = i + 1 if c == "-" else i
+            start = j
+            while j < n and "0" <= text[j] <= "9":
+                j += 1
+            if j == start or (text[start] == "0" and j - start > 1):
+                return "bad number at character %d" % i
+            if j < n and text[j] == ".":
+                j += 1
+                k = j
+                while j < n and "0" <= text[j] <= "9":
+                    j += 1
+                if j == k:
+                    return "bad number at character %d" % i
+            if j < n and text[j] in "eE":
+                j += 1
+                if j < n and text[j] in "+-":
+                    j += 1
+                k = j
+                while j < n and "0" <= text[j] <= "9":
+                    j += 1
+                if j == k:
+                    return "bad number at character %d" % i
+            i = j
+        else:
+            for word in ("true", "false", "null"):
+                if text[i:i + len(word)] == word:
+                    i += len(word)
+                    break
+            else:
+                return "unexpected %r at character %d" % (c, i)
+        want = "more" if stack else "end"
+
+
+def _skip_back(text, i):
+    """The index of the last non-blank character before i."""
+    i -= 1
+    while i > 0 and text[i] in " \t\r\n":
+        i -= 1
+    return i
+
+
+def parse(data, name="config.json"):
+    """(object, errors) from the bytes or text of a JSON file: not UTF-8, or not strict
+    JSON, gives (None, [one message naming the file])."""
+    if not isinstance(data, str):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeError:
+            return None, ["%s: not UTF-8 text" % name]
+    err = _json_error(data)
+    if err is None:
+        try:
+            return json.loads(data), []
+        except ValueError as exc:
+            err = str(exc)
+    return None, ["%s: malformed JSON (%s)" % (name, err)]
+
+
 def load_text(text, name="config.json"):
-    """Parse and validate the text of a config.json: (config, errors)."""
-    try:
-        d = json.loads(text)
-    except ValueError as exc:
-        cfg = defaults()
-        return cfg, ["%s: malformed JSON (%s)" % (name, exc)]
+    """Parse and validate the text (or bytes) of a config.json: (config, errors)."""
+    d, errors = parse(text, name)
+    if errors:
+        return defaults(), errors
     return validate(d)
 
 

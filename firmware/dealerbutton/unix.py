@@ -67,15 +67,13 @@ def load_config(opts):
     if "config" in opts:
         name = opts["config"]
         try:
-            with open(name) as f:
-                text = f.read()
+            with open(name, "rb") as f:
+                data = f.read()
         except OSError as exc:
             return config.defaults(), ["%s: cannot read (%s)" % (name, exc)]
-        import json
-        try:
-            d = json.loads(text)
-        except ValueError as exc:
-            return config.defaults(), ["%s: malformed JSON (%s)" % (name, exc)]
+        d, errors = config.parse(data, name)
+        if errors:
+            return config.defaults(), errors
         if not isinstance(d, dict):
             return config.validate(d)
     for key in ("seats", "leds"):
