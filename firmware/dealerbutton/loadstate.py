@@ -128,7 +128,9 @@ def table_of(cls, d):
         ok = (1 <= p[0] <= n and 1 <= p[1] <= n and p[2] <= n and 1 <= p[3] <= n
               and p[4] >> p[3] & 1 and not (p[4] | p[5] | p[6]) & ~full and p[7] <= n)
     elif ok:
-        ok = not any(p) and not q
+        # Before the first hand nobody waits (S1: whoever sits down is in) and nothing was
+        # posted.
+        ok = not any(p) and not q and all(x & 3 != 3 for x in flags)
     if not ok:
         raise rules.RuleError("table data is inconsistent")
     t._f = bytearray(1) + bytearray(flags)

@@ -422,10 +422,13 @@ class Table:
         return 0
 
     def _span(self, a, b):
-        """Seats after a up to and including b, clockwise (none if a == b)."""
+        """Seats after a up to and including b, clockwise (none if a == b; every seat if b
+        is no seat at all, rather than going round for ever on damaged data)."""
         n = self.seats
         m = 0
-        while a != b:
+        for _ in range(n):
+            if a == b:
+                break
             a = a % n + 1
             m |= 1 << a
         return m
