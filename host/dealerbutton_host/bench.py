@@ -227,8 +227,10 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
             status = "at risk (est.)"
         fig[key] = {"micropython": r, "cpython": None, "target": heap_target,
                     "limit_b": 40 * KB, "status": status}
-    size("mpy_total", sum(mpy.values()), 40 * KB, "<= 40 KB")
-    size("mpy_board", board_mpy_b)
+    # The target is what a board gets: the emulator's and the CircuitPython board's
+    # modules are compiled (and listed) too, but never sent to a MicroPython board.
+    size("mpy_total", sum(mpy.values()))
+    size("mpy_board", board_mpy_b, 40 * KB, "<= 40 KB")
     st = mp["state"]
     size("state_file", st["bytes"], 512, "<= 512 B (littlefs inline)",
          cpython=cp["state"]["bytes"])
