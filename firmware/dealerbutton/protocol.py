@@ -94,7 +94,9 @@ def hand_json(h):
 def state_json(t):
     seats = []
     for s in range(1, t.seats + 1):
-        seats.append('{"seat":%d,"status":"%s","owes":%s}' % (s, t.status(s), _pair(t.owes(s))))
+        c = t.choice(s)  # a waiting player's choice: post, or wait for the big blind
+        seats.append('{"seat":%d,"status":"%s","owes":%s%s}' % (
+            s, t.status(s), _pair(t.owes(s)), ',"choice":"%s"' % c if c else ""))
     return '{"rules":"%s","stakes":[%d,%d],"hands":%d,"seats":[%s]}' % (
         t.rules, t.stakes[0], t.stakes[1], t.hands, ",".join(seats))
 

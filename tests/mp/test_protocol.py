@@ -209,6 +209,18 @@ def test_state_json():
                  '{"seat":2,"status":"active","owes":[0,0]},'
                  '{"seat":3,"status":"empty","owes":[0,0]}]}'), r
     json.loads(r[3:])
+    # A waiting player's choice is there too.
+    rig.send("sit 1")
+    rig.send("sit 3")
+    rig.send("deal 1")
+    rig.send("leave 1")
+    rig.send("sit 1 post")
+    r = rig.reply("state")
+    assert '{"seat":1,"status":"waiting","owes":[10,0],"choice":"post"}' in r, r
+    rig.send("choose 1 wait")
+    r = rig.reply("state")
+    assert '{"seat":1,"status":"waiting","owes":[10,0],"choice":"wait"}' in r, r
+    json.loads(r[3:])
 
 
 def test_press_and_hold_commands_run_the_button_mapping():
