@@ -127,9 +127,8 @@ def test_the_app_frames_stay_within_the_budget_in_random_games(campaign):
                 ma = R.estimate_ma(dev.strip.frame)
                 assert ma <= budget, (ma, budget, cfg)
                 frames += 1
-                key = (budget, leds)
-                highest[key] = max(highest.get(key, 0), ma)
-    print("\nLED current through the App: %d games, %d frames shown; highest %s"
-          % (size["games"], frames,
-             ", ".join("%d mA (budget %d, %d LEDs)" % (highest[k], k[0], k[1])
-                       for k in sorted(highest))))
+                highest[budget] = max(highest.get(budget, 0), ma)
+    print("\nLED current through the App: %d games on rings of %s LEDs, %d frames shown; "
+          "highest %s"
+          % (size["games"], "/".join(str(x) for x in RINGS), frames,
+             ", ".join("%d mA for a %d mA budget" % (highest[b], b) for b in sorted(highest))))

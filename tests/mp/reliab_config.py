@@ -426,7 +426,7 @@ def main(argv):
     n = int(argv[1]) if len(argv) > 1 else 1000
     seed = int(argv[2]) if len(argv) > 2 else 1
     def emit(line):
-        print("case", line)
+        print("case", line.replace("\n", "\\n"))
     total, fails = check_systematic(emit)
     counts, rfails = check_random(Rand(seed), n, emit)
     for f in fails:
