@@ -425,8 +425,14 @@ def check_random(rand, n, emit):
 def main(argv):
     n = int(argv[1]) if len(argv) > 1 else 1000
     seed = int(argv[2]) if len(argv) > 2 else 1
+
     def emit(line):
-        print("case", line.replace("\n", "\\n"))
+        # Field names come from edited text: control characters are shown, not printed.
+        out = []
+        for c in line:
+            out.append(c if " " <= c <= "~" else "\\x%02x" % ord(c) if ord(c) < 256
+                       else "\\u%04x" % ord(c))
+        print("case", "".join(out))
     total, fails = check_systematic(emit)
     counts, rfails = check_random(Rand(seed), n, emit)
     for f in fails:
