@@ -17,7 +17,7 @@ from reliab import Rand
 SIZES = {
     # in-process lines x seeds on CPython, the same under micropython, emulator lines
     "quick": {"lines": 10000, "seeds": 6, "mp_lines": 5000, "mp_seeds": 3, "emu": 3000},
-    "large": {"lines": 50000, "seeds": 30, "mp_lines": 50000, "mp_seeds": 10, "emu": 40000},
+    "large": {"lines": 50000, "seeds": 30, "mp_lines": 50000, "mp_seeds": 5, "emu": 40000},
 }
 
 
