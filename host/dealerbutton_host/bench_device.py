@@ -252,6 +252,20 @@ def count_zero(s):
 
 # -- churn: valid seat events on a table ---------------------------------------------------
 
+def play_event(t, cmd, s, opt):
+    """One seat event picked by pick_event, played on table t."""
+    if cmd == "sit":
+        t.sit(s, opt == "post")
+    elif cmd == "away":
+        t.away(s)
+    elif cmd == "back":
+        t.back(s, opt == "wait")
+    elif cmd == "choose":
+        t.choose(s, opt)
+    else:
+        t.leave(s)
+
+
 def pick_event(t, rng):
     """(cmd, seat, option) for a valid seat event: empty seats fill up, active players go
     away or bust, away players come back or leave, waiting ones change their mind."""
@@ -304,16 +318,7 @@ def bench_rules(hands, pool, out):
                 gc.disable()
                 a = mem_alloc()
                 t0 = now_us()
-                if cmd == "sit":
-                    t.sit(s, opt == "post")
-                elif cmd == "away":
-                    t.away(s)
-                elif cmd == "back":
-                    t.back(s, opt == "wait")
-                elif cmd == "choose":
-                    t.choose(s, opt)
-                else:
-                    t.leave(s)
+                play_event(t, cmd, s, opt)
                 t1 = now_us()
                 b = mem_alloc()
                 gc.enable()
@@ -501,16 +506,7 @@ def bench_state(out):
     for _ in range(400):
         for _ in range(rng.below(4)):
             cmd, s, opt = pick_event(t, rng)
-            if cmd == "sit":
-                t.sit(s, opt == "post")
-            elif cmd == "away":
-                t.away(s)
-            elif cmd == "back":
-                t.back(s, opt == "wait")
-            elif cmd == "choose":
-                t.choose(s, opt)
-            else:
-                t.leave(s)
+            play_event(t, cmd, s, opt)
             events += 1
         if present(t) >= 2:
             t.deal()
