@@ -1,4 +1,4 @@
-"""A strip for the tests and the emulator (strip.CaptureStrip): keeps the last frame. The
+"""A strip for the tests and the emulator (capture.CaptureStrip): keeps the last frame. The
 board never loads it."""
 
 

@@ -25,7 +25,7 @@ except ImportError:
 
 from array import array
 
-from dealerbutton import text, transient
+from dealerbutton import palette as palettes
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -72,18 +72,14 @@ _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x
                 b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
 
-def __getattr__(name):
-    """ROLES (the palette's role names) and DEFAULT_PALETTE ("RRGGBB" per role) are in
-    palette.py, with the rest of the palette code: loaded only when a palette is set."""
-    if name == "ROLES" or name == "DEFAULT_PALETTE":
-        return getattr(transient("palette"), name)
-    raise AttributeError(name)
+ROLES = palettes.ROLES
+DEFAULT_PALETTE = palettes.DEFAULT_PALETTE
 
 
 def palette_errors(palette):
     """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
     strings in a fixed order; empty when it is fine."""
-    return transient("palette").errors(palette)
+    return palettes.errors(palette)
 
 
 def estimate_ma(buf):
@@ -99,14 +95,14 @@ class Ring:
     def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
                  palette=None):
         if not 2 <= seats <= 12:
-            raise ValueError(text(34, seats))  # seats: %d is not in 2..12
+            raise ValueError("seats: %d is not in 2..12" % seats)
         if leds < seats:
-            raise ValueError(text(35, leds, seats))  # leds: %d LEDs cannot show %d seats
+            raise ValueError("leds: %d LEDs cannot show %d seats" % (leds, seats))
         if not 0 <= brightness <= 255:
-            raise ValueError(text(36, brightness))  # brightness: %d is not in 0..255
+            raise ValueError("brightness: %d is not in 0..255" % brightness)
         if budget_ma <= leds:
-            # budget_ma: %d mA is not even the idle current of %d LEDs
-            raise ValueError(text(37, budget_ma, leds))
+            raise ValueError("budget_ma: %d mA is not even the idle current of %d LEDs"
+                             % (budget_ma, leds))
         self.leds = leds
         self.seats = seats
         self.offset = offset % leds
@@ -135,7 +131,7 @@ class Ring:
         if palette is None:
             self._pal = bytearray(_DEFAULT_RGB)
         else:
-            self._pal = transient("palette").rgb(palette)
+            self._pal = palettes.rgb(palette)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -148,7 +144,7 @@ class Ring:
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused."""
         if not 0 <= seat <= self.seats:
-            raise ValueError(text(38, seat))  # seat %d: no such seat
+            raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
         self._flash_ok = bool(ok)
         self._flash_at = now_ms

@@ -10,8 +10,6 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton import text, transient
-
 # Per-seat byte: the status in the low two bits, then flags.
 _EMPTY = const(0)
 _ACTIVE = const(1)
@@ -61,8 +59,8 @@ class Hand:
         self.first_to_act = first_to_act
 
     def __repr__(self):
-        # Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)
-        return text(41, self.n, self.button, self.sb, self.bb, self.dealt, self.first_to_act)
+        return "Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)" % (
+            self.n, self.button, self.sb, self.bb, self.dealt, self.first_to_act)
 
 
 class Table:
@@ -70,17 +68,17 @@ class Table:
 
     def __init__(self, seats=9, rules="dead", stakes=(10, 20)):
         if type(seats) is not int or not 2 <= seats <= 12:
-            raise RuleError(text(0, seats))  # a table has 2 to 12 seats, not %r
+            raise RuleError("a table has 2 to 12 seats, not %r" % (seats,))
         if rules not in RULE_SETS:
-            raise RuleError(text(1, rules))  # rules must be dead, moving or simple, not %r
+            raise RuleError("rules must be dead, moving or simple, not %r" % (rules,))
         try:
             small, big = stakes
         except (TypeError, ValueError):
-            # stakes must be two whole numbers (small, big), not %r
-            raise RuleError(text(2, stakes)) from None
+            raise RuleError("stakes must be two whole numbers (small, big), not %r"
+                            % (stakes,)) from None
         if type(small) is not int or type(big) is not int or not 0 < small <= big:
-            # stakes must be whole numbers with 0 < small <= big, not %r
-            raise RuleError(text(3, stakes))
+            raise RuleError("stakes must be whole numbers with 0 < small <= big, not %r"
+                            % (stakes,))
         self.seats = seats
         self.rules = rules
         self.stakes = (small, big)
@@ -155,7 +153,7 @@ class Table:
         """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
         self._check_seat(seat)
         if self._f[seat] & _STATUS:
-            raise RuleError(text(5, seat))  # seat %d is taken: the player there must leave first
+            raise RuleError("seat %d is taken: the player there must leave first" % seat)
         self._push()
         if self._hands == 0:
             self._f[seat] = _ACTIVE  # S1: drew for the button
@@ -168,9 +166,9 @@ class Table:
         x = self._f[seat]
         status = x & _STATUS
         if status == _EMPTY:
-            raise RuleError(text(6, seat))  # seat %d is empty: nobody to send away
+            raise RuleError("seat %d is empty: nobody to send away" % seat)
         if status == _AWAY:
-            raise RuleError(text(7, seat))  # seat %d is already away
+            raise RuleError("seat %d is already away" % seat)
         self._push()
         if x & _CARRY:  # a made-up SB not yet paid becomes a missed SB
             x = (x & ~_CARRY) | _MSB
@@ -182,10 +180,10 @@ class Table:
         x = self._f[seat]
         status = x & _STATUS
         if status == _EMPTY:
-            raise RuleError(text(8, seat))  # seat %d is empty: nobody to bring back
+            raise RuleError("seat %d is empty: nobody to bring back" % seat)
         if status != _AWAY:
-            # seat %d is %s, not away: nobody to bring back
-            raise RuleError(text(9, seat, STATUSES[status]))
+            raise RuleError("seat %d is %s, not away: nobody to bring back"
+                            % (seat, STATUSES[status]))
         self._push()
         x &= ~_STATUS
         if x & (_NEW | _MBB | _MSB):
@@ -197,14 +195,14 @@ class Table:
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
         if choice != "post" and choice != "wait":
-            raise RuleError(text(10, seat, choice))  # seat %d: the choice is post or wait, not %r
+            raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
         x = self._f[seat]
         status = x & _STATUS
         if status != _WAITING:
-            # seat %d is %s, not waiting: nothing to choose
-            raise RuleError(text(11, seat, STATUSES[status]))
+            raise RuleError("seat %d is %s, not waiting: nothing to choose"
+                            % (seat, STATUSES[status]))
         if (choice == "wait") == bool(x & _WAIT):
-            raise RuleError(text(12, seat, choice))  # seat %d already chose to %s
+            raise RuleError("seat %d already chose to %s" % (seat, choice))
         self._push()
         self._f[seat] = x ^ _WAIT
 
@@ -212,7 +210,7 @@ class Table:
         """The player busts or leaves; he takes his debts with him (M5)."""
         self._check_seat(seat)
         if not self._f[seat] & _STATUS:
-            raise RuleError(text(13, seat))  # seat %d is empty: nobody to leave
+            raise RuleError("seat %d is empty: nobody to leave" % seat)
         self._push()
         if self._dealt >> seat & 1:
             self._gone |= 1 << seat
@@ -221,7 +219,7 @@ class Table:
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
         if not self._undos:
-            raise RuleError(text(14))  # nothing to undo
+            raise RuleError("nothing to undo")
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
         self._restore(self._top * (2 * self.seats + 16))
@@ -232,19 +230,18 @@ class Table:
         act = self._mask(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
-            # seat %r: the button is placed only for the first hand
-            raise RuleError(text(15, button))
+            raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
         pres = act | self._mask(_WAITING)
         if _count(pres) < 2:
-            # cannot deal: %d player(s) present, at least two are needed
-            raise RuleError(text(16, _count(pres)))
+            raise RuleError("cannot deal: %d player(s) present, at least two are needed"
+                            % _count(pres))
         if first:
             if button is None:
-                raise RuleError(text(17))  # the first hand needs the button seat (who won the draw)
+                raise RuleError("the first hand needs the button seat (who won the draw)")
             self._check_seat(button)
             if not act >> button & 1:
-                # seat %d has no active player: the first button goes to a player who drew for it
-                raise RuleError(text(18, button))
+                raise RuleError("seat %d has no active player: the first button goes to a player"
+                                " who drew for it" % button)
         self._push()
         n = self.seats
         btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
@@ -351,16 +348,50 @@ class Table:
 
     @classmethod
     def from_dict(cls, d):
-        """A table from to_dict() data; bad data raises RuleError (checked by loadstate.py,
-        imported for the call)."""
-        return transient("loadstate").table_of(cls, d)
+        """A table from to_dict() data. Data that is incomplete, malformed or inconsistent
+        (a damaged state file) raises RuleError rather than giving a table that misbehaves."""
+        try:
+            if d["v"] != FORMAT:
+                raise RuleError("table data format %r is not %d" % (d["v"], FORMAT))
+            t = cls(d["n"], d["r"], tuple(d["k"]))
+            n = t.seats
+            flags = d["f"]
+            hands = d["h"]
+            p = d["p"]
+            q = d["q"]
+            ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
+                  and len(q) <= n)
+            for x in flags:
+                ok = ok and type(x) is int and 0 <= x <= 255
+            for x in p + q:
+                ok = ok and type(x) is int and x >= 0
+        except (KeyError, TypeError, IndexError):
+            raise RuleError("table data is incomplete or malformed") from None
+        every_seat = (2 << n) - 2
+        if ok and hands:
+            ok = (1 <= p[0] <= n and 1 <= p[1] <= n and p[2] <= n and 1 <= p[3] <= n
+                  and p[4] >> p[3] & 1 and not (p[4] | p[5] | p[6]) & ~every_seat
+                  and p[7] <= n)
+        elif ok:
+            # Before the first hand nobody waits (S1: whoever sits down is in) and nothing
+            # was posted.
+            ok = not any(p) and not q and all(x & _STATUS != _WAITING for x in flags)
+        for c in q:
+            ok = ok and 1 <= c >> 4 <= n and c >> 2 & 3 <= 2 and c & 3 <= 2 and c & 15
+        if not ok:
+            raise RuleError("table data is inconsistent")
+        t._f = bytearray(1) + bytearray(flags)
+        t._hands = hands
+        (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
+         t._orbit) = p
+        t._posts = bytes(q)
+        return t
 
     # ---- insides -------------------------------------------------------------------------
 
     def _check_seat(self, seat):
         if type(seat) is not int or not 1 <= seat <= self.seats:
-            # seat %r does not exist: the seats are 1 to %d
-            raise RuleError(text(4, seat, self.seats))
+            raise RuleError("seat %r does not exist: the seats are 1 to %d" % (seat, self.seats))
 
     def _push(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):

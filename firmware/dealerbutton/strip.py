@@ -1,12 +1,8 @@
 """LED strip adapters: show(rgb_buf) sends one frame (3 bytes R, G, B per LED); n is the LED count.
 
-NeoPixelStrip drives MicroPython's neopixel.NeoPixel; CaptureStrip (capture.py, loaded on
-the first use of strip.CaptureStrip) keeps frames for tests and the emulator.  The
-CircuitPython adapter is in strip_cp.py.
+NeoPixelStrip drives MicroPython's neopixel.NeoPixel. The strip that keeps frames for the
+tests and the emulator is capture.CaptureStrip; the CircuitPython adapter is in strip_cp.py.
 """
-
-from dealerbutton import text, transient
-
 
 class NeoPixelStrip:
     """MicroPython's neopixel.NeoPixel: copies the frame into np.buf in the strip's colour
@@ -17,13 +13,13 @@ class NeoPixelStrip:
         self.np = np
         self.order = order
         if not isinstance(order, str) or "".join(sorted(order)) not in ("BGR", "BGRW"):
-            raise ValueError(text(39, order))  # order: %r is not a colour order like GRB, RGB or GRBW
+            raise ValueError("order: %r is not a colour order like GRB, RGB or GRBW" % (order,))
         # Where R, G, B (and W, or 255: none) go among one LED's bytes on the wire.
         self._at = bytes([order.find(c) & 255 for c in "RGBW"])
         self.bpp = len(order)
         self.n = np.n if hasattr(np, "n") else len(np.buf) // self.bpp
         if self.n * self.bpp != len(np.buf):
-            raise ValueError(text(40, order, len(np.buf)))  # order: %s does not fit a buffer of %d bytes
+            raise ValueError("order: %s does not fit a buffer of %d bytes" % (order, len(np.buf)))
 
     def show(self, rgb_buf):
         out = self.np.buf
@@ -44,11 +40,3 @@ class NeoPixelStrip:
             d += bpp
             s += 3
         self.np.write()
-
-
-def __getattr__(name):
-    """CaptureStrip and hex_colours, for the tests and the emulator, are in capture.py: the
-    board never loads them."""
-    if name in ("CaptureStrip", "hex_colours"):
-        return getattr(transient("capture"), name)
-    raise AttributeError(name)

@@ -13,7 +13,7 @@ import sys
 
 from dealerbutton import config, store
 from dealerbutton.app import App
-from dealerbutton.strip import CaptureStrip
+from dealerbutton.capture import CaptureStrip
 
 MICROPYTHON = sys.implementation.name == "micropython"
 USAGE = ("usage: dealerbutton.unix [--state DIR] [--config FILE] [--seats N] [--leds L]"

@@ -2,7 +2,7 @@
 fake clock, a CaptureStrip and a fake flash (used by test_app and test_protocol)."""
 from dealerbutton import config, store
 from dealerbutton.app import App
-from dealerbutton.strip import CaptureStrip
+from dealerbutton.capture import CaptureStrip
 from fakeflash import FakeFlash
 
 

@@ -4,7 +4,7 @@ runtimes), the real App on fake pins with a fake wrapping clock, and random tabl
 """
 from dealerbutton import config, store
 from dealerbutton.app import App
-from dealerbutton.strip import CaptureStrip
+from dealerbutton.capture import CaptureStrip
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 
 M64 = (1 << 64) - 1

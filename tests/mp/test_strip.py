@@ -3,8 +3,9 @@ no allocation; the capturing strip (CPython and MicroPython)."""
 import gc
 
 import mptest
+from dealerbutton.capture import CaptureStrip, hex_colours
 from dealerbutton.ring import ACTIVE, BB, BUTTON, SB, Ring
-from dealerbutton.strip import CaptureStrip, NeoPixelStrip, hex_colours
+from dealerbutton.strip import NeoPixelStrip
 
 
 class MicroPythonNeoPixel:
