@@ -244,13 +244,19 @@ class Table:
                                 " who drew for it" % button)
         self._push()
         n = self.seats
-        btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
-        if _count(dealt) < 2:
-            # D5: the last two or more present players just play, owing nothing.
+        btn, sbpos, bb, sbpass, bbpass, passed, orbit, own = self._plan(button)
+        dealt = own | 1 << bb
+        k = _count(dealt)
+        if k < 2 or (k == 2 and not first and not own >> bb & 1
+                     and self._next(self._bb, dealt) != bb):
+            # D5: fewer than two could be dealt in (heads-up, H2 may take the BB from a
+            # waiting player who would have come in only on it): the last two or more
+            # present players just play, owing nothing.
             for s in range(1, n + 1):
                 if pres >> s & 1:
                     f[s] = _ACTIVE | (f[s] & _PAIDBB)
-            btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
+            btn, sbpos, bb, sbpass, bbpass, passed, orbit, own = self._plan(button)
+            dealt = own | 1 << bb
         act = self._mask(_ACTIVE)
         headsup = _count(dealt) == 2
         if headsup:  # H1, H2: the BB keeps moving; the other player has the button and SB
@@ -264,12 +270,13 @@ class Table:
             sb = sbpos
         else:
             sb = 0
-        # M1, M2: away players (not new ones, M3a) miss the blinds that pass them.
+        # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
+        # them; a missed blind stays marked until it is paid.
         for s in range(1, n + 1):
             x = f[s]
-            if x & _STATUS == _AWAY and not x & _NEW:
+            if x & _STATUS >= _AWAY and not x & _NEW and not dealt >> s & 1:
                 if bbpass >> s & 1:
-                    x = (x & ~_MSB) | _MBB
+                    x |= _MBB
                 if sbpass >> s & 1:
                     x |= _MSB
                 f[s] = x
@@ -519,7 +526,8 @@ class Table:
         return btn, sbpos, bb
 
     def _plan(self, button):
-        """Positions, the seats the blinds pass, and who is dealt in (D1..D3, S2)."""
+        """Positions, the seats the blinds pass, and who is dealt in on his own, the BB
+        aside (D1..D3, S2)."""
         n = self.seats
         f = self._f
         btn, sbpos, bb = self._positions(button)
@@ -531,10 +539,10 @@ class Table:
         else:
             sbpass = self._span(btn, sbpos)
             bbpass = self._span(sbpos, bb)
-            passed = 1 << btn | sbpass | bbpass
+            passed = sbpass | bbpass
             orbit = 0
         m = ((1 << btn) | self._span(btn, bb)) & ~(1 << bb)  # D2: the dead zone
-        dealt = 1 << bb
+        dealt = 0
         for s in range(1, n + 1):
             x = f[s]
             status = x & _STATUS
@@ -555,8 +563,8 @@ class Table:
         due_bb = 0
         due_sb = 0
         if self._gone and _count(self._dealt) >= 3:
-            s = self._next(self._bb, act)
-            if s and s != bb:
+            s = self._next(self._bb, act & self._dealt)
+            if s and not self._span(self._bb, s) >> bb & 1:
                 due_bb = 1 << s
             for s in range(1, n + 1):
                 if act >> s & 1 and f[s] & _PAIDBB and s != sb:
