@@ -6,7 +6,6 @@ and Gina on 6 and 7, the first button on Gina's seat 7 (Alice SB, Bob BB), so Ca
 (seat 3) is due the big blind, as in the seed.
 """
 import mptest
-from dealerbutton.rules import Table
 from rules_scenario import describe, refused, seed000, table
 
 ALICE, BOB, CAROL, DAVID, ELLEN, FRANK, GINA = 1, 2, 3, 4, 5, 6, 7
@@ -480,10 +479,7 @@ def test_D5_heads_up_newcomer_owes_nothing_and_posts_only_the_small_blind():
     # simple, four seats: seats 4 and 3 play heads-up; a newcomer on seat 1 waits for the
     # BB, seat 3 steps away. Only seat 4 could be dealt in (H2 gives him the BB): both
     # play, and the newcomer on the button posts only the SB the heads-up button posts.
-    t = Table(4, "simple")
-    t.sit(4)
-    t.sit(3)
-    t.deal(button=4)
+    t = table(4, (4, 3), button=4, rules="simple")
     t.sit(1)
     t.away(3)
     h = t.deal()
@@ -495,10 +491,7 @@ def test_D5_everybody_present_plays_the_button_posts_nothing():
     # moving, seven seats: heads-up 6 and 1, two newcomers wait for the BB on 5 and 7,
     # seat 1 leaves. Only seat 6 could be dealt in: all three play, each posting only
     # the blind of his position.
-    t = Table(7, "moving")
-    t.sit(6)
-    t.sit(1)
-    t.deal(button=6)
+    t = table(7, (6, 1), button=6, rules="moving")
     t.sit(5)
     t.sit(7)
     t.leave(1)
@@ -532,9 +525,7 @@ def test_M1_waiting_player_held_out_misses_the_blinds_that_pass_him():
     # dead, three seats: seat 3 steps away before the first hand and misses its BB. Back,
     # he waits on the button seat (D2) and the SB passes him: he owes both blinds, as a
     # room marks them; the BB then reaches him and clears them (M4).
-    t = Table(3, "dead")
-    for s in (1, 3, 2):
-        t.sit(s)
+    t = table(3, (1, 3, 2))
     t.away(3)
     h = t.deal(button=2)
     hand_is(h, 2, 2, 1, {2: (10, 0), 1: (20, 0)})
