@@ -1,4 +1,5 @@
-"""Table rules: where the button and the blinds go, hand after hand (RULES.md, S1..E4).
+"""Table rules: where the button and the blinds go, hand after hand (RULES.md, S1..E4, and
+T1..T5 for a tournament table).
 
 Pure and integer-only: the board and the host run this same file.  Seats are 1..N;
 sets of seats are kept as bit masks (bit s = seat s), each seat's player as one byte.
@@ -17,7 +18,7 @@ _AWAY = const(2)
 _WAITING = const(3)
 _STATUS = const(3)
 _WAITS_FOR_BB = const(4)  # a waiting player chose to wait for the big blind (else: post)
-_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds)
+_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds; T2)
 _MISSED_BB = const(16)    # the "missed BB" marker (M1, M2)
 _MISSED_SB = const(32)    # the "missed SB" marker
 _CARRIES_SB = const(64)   # moving: owes a made-up small blind carried from the last hand
@@ -30,19 +31,36 @@ _LIVE_BB = const(8)
 _DEAD_SB = const(1)
 
 UNDO_DEPTH = const(40)
-# An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
-# _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
+# An undo record after the seats' bytes: the numbers of the last hand and the levels (these
+# attributes, of _SIZES bytes each), then the count of the last hand's posts and the posts.
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
-           "_passed", "_travel")
-_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
-FORMAT = const(1)
+           "_passed", "_travel", "_sb", "_big", "_ante", "_kind", "_hand_sb", "_hand_big",
+           "_hand_ante", "_hand_kind")
+_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x04\x04\x04\x01\x04\x04\x04\x01"
+RECORD_BYTES = const(42)  # sum(_SIZES) + 1 (the count of posts), before the seats and posts
+FORMAT = const(2)
+MAX_CHIPS = const(1000000000)  # the biggest blind or ante: four bytes in an undo record
 
 STATUSES = ("empty", "active", "away", "waiting")
 RULE_SETS = ("dead", "moving", "simple")
+ANTE_KINDS = ("each", "bb")  # every player dealt in posts the ante; the big blind posts one
 
 
 class RuleError(ValueError):
     """An event the rules refuse; the table is left unchanged."""
+
+
+def _level_kind(sb, bb, ante, ante_kind):
+    """Check a level (T4); its ante kind as a number (0: each, 1: bb)."""
+    if type(sb) is not int or type(bb) is not int or not 0 < sb <= bb <= MAX_CHIPS:
+        raise RuleError("level: the blinds must be whole numbers with 0 < small <= big"
+                        " <= %d, not %r/%r" % (MAX_CHIPS, sb, bb))
+    if type(ante) is not int or not 0 <= ante <= MAX_CHIPS:
+        raise RuleError("level: the ante must be a whole number from 0 to %d, not %r"
+                        % (MAX_CHIPS, ante))
+    if ante_kind != "each" and ante_kind != "bb":
+        raise RuleError("level: the ante kind is each or bb, not %r" % (ante_kind,))
+    return 1 if ante_kind == "bb" else 0
 
 
 def _count(seats):
@@ -55,9 +73,10 @@ def _count(seats):
 
 
 class Hand:
-    """One dealt hand: where the button and blinds are, who is dealt in, who posts what."""
+    """One dealt hand: where the button and blinds are, who is dealt in, who posts what, and
+    the level it was dealt at: (small blind, big blind, ante, ante kind)."""
 
-    def __init__(self, n, button, sb, bb, dealt, posts, first_to_act):
+    def __init__(self, n, button, sb, bb, dealt, posts, first_to_act, level):
         self.n = n
         self.button = button
         self.sb = sb
@@ -65,6 +84,7 @@ class Hand:
         self.dealt = dealt
         self.posts = posts
         self.first_to_act = first_to_act
+        self.level = level
 
     def __repr__(self):
         return "Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)" % (
@@ -72,24 +92,34 @@ class Hand:
 
 
 class Table:
-    """A poker table's seats, hand after hand, under one rule set ("dead", "moving", "simple")."""
+    """A poker table's seats, hand after hand, under one rule set ("dead", "moving", "simple"),
+    as a cash game or (tournament=True) a tournament table (T1..T5)."""
 
-    def __init__(self, seats=9, rules="dead", stakes=(10, 20)):
+    def __init__(self, seats=9, rules="dead", stakes=(10, 20), tournament=False):
         if type(seats) is not int or not 2 <= seats <= 12:
             raise RuleError("a table has 2 to 12 seats, not %r" % (seats,))
         if rules not in RULE_SETS:
             raise RuleError("rules must be dead, moving or simple, not %r" % (rules,))
+        if tournament is not True and tournament is not False:
+            raise RuleError("tournament must be True or False, not %r" % (tournament,))
         try:
             small, big = stakes
         except (TypeError, ValueError):
             raise RuleError("stakes must be two whole numbers (small, big), not %r"
                             % (stakes,)) from None
-        if type(small) is not int or type(big) is not int or not 0 < small <= big:
-            raise RuleError("stakes must be whole numbers with 0 < small <= big, not %r"
-                            % (stakes,))
+        if (type(small) is not int or type(big) is not int
+                or not 0 < small <= big <= MAX_CHIPS):
+            raise RuleError("stakes must be whole numbers with 0 < small <= big <= %d, not %r"
+                            % (MAX_CHIPS, stakes))
         self.seats = seats
         self.rules = rules
-        self.stakes = (small, big)
+        self.tournament = tournament
+        # The level of the next deal (T4) and the one the last hand was dealt at: small
+        # blind, big blind, ante, ante kind (0: each, 1: the big blind's).
+        self._sb = self._hand_sb = small
+        self._big = self._hand_big = big
+        self._ante = self._hand_ante = 0
+        self._kind = self._hand_kind = 0
         self._players = bytearray(seats + 1)  # each seat's player byte; index 0 unused
         self._hands = 0
         # The last hand: its button seat, SB position, SB player (0: none), BB player,
@@ -105,8 +135,8 @@ class Table:
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once.
-        self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
+        # 2 * seats + RECORD_BYTES bytes each (see _save_for_undo) in a ring made once.
+        self._undo = bytearray(UNDO_DEPTH * (2 * seats + RECORD_BYTES))
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
         self._hand = None
@@ -117,6 +147,16 @@ class Table:
     def hands(self):
         """How many hands have been dealt so far."""
         return self._hands
+
+    @property
+    def stakes(self):
+        """(small blind, big blind) of the next deal."""
+        return (self._sb, self._big)
+
+    @property
+    def level(self):
+        """(small blind, big blind, ante, ante kind) of the next deal (T4)."""
+        return (self._sb, self._big, self._ante, ANTE_KINDS[self._kind])
 
     @property
     def hand(self):
@@ -131,20 +171,22 @@ class Table:
         return STATUSES[self._players[seat] & _STATUS]
 
     def choice(self, seat):
-        """A waiting player's choice, "post" or "wait"; None for anybody else."""
+        """A waiting player's choice, "post" or "wait"; None for anybody else (and for
+        everybody at a tournament table: T1)."""
         self._check_seat(seat)
         player = self._players[seat]
-        if player & _STATUS != _WAITING:
+        if player & _STATUS != _WAITING or self.tournament:
             return None
         return "wait" if player & _WAITS_FOR_BB else "post"
 
     def owes(self, seat):
         """(live, dead): what this player must post to be dealt in before the BB reaches him."""
         self._check_seat(seat)
-        small, big = self.stakes
+        small = self._sb
+        big = self._big
         player = self._players[seat]
         status = player & _STATUS
-        if status == _EMPTY:
+        if status == _EMPTY or self.tournament:  # T1: nobody owes anything
             return (0, 0)
         if status == _ACTIVE:
             return (0, small) if player & _CARRIES_SB else (0, 0)
@@ -158,13 +200,18 @@ class Table:
     # ---- events --------------------------------------------------------------------------
 
     def sit(self, seat, post=False):
-        """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
+        """A new player sits at an empty seat: waits for the BB, or posts if post=True.
+        At a tournament table he is dealt in from the next hand (T2), and post is refused."""
         self._check_seat(seat)
         if self._players[seat] & _STATUS:
             raise RuleError("seat %d is taken: the player there must leave first" % seat)
+        if post:
+            self._no_choice(seat)
         self._save_for_undo()
         if self._hands == 0:
             self._players[seat] = _ACTIVE  # S1: drew for the button
+        elif self.tournament:
+            self._players[seat] = _ACTIVE | _NEW  # T2: checked at the next deal
         else:
             self._players[seat] = _WAITING | _NEW | (0 if post else _WAITS_FOR_BB)
 
@@ -192,9 +239,13 @@ class Table:
         if status != _AWAY:
             raise RuleError("seat %d is %s, not away: nobody to bring back"
                             % (seat, STATUSES[status]))
+        if wait:
+            self._no_choice(seat)
         self._save_for_undo()
         player &= ~_STATUS
-        if player & (_NEW | _MISSED_BB | _MISSED_SB):
+        if self.tournament:
+            self._players[seat] = player | _ACTIVE  # T1: he was dealt in all along
+        elif player & (_NEW | _MISSED_BB | _MISSED_SB):
             self._players[seat] = player | _WAITING | (_WAITS_FOR_BB if wait else 0)
         else:
             self._players[seat] = player | _ACTIVE  # M3: owes nothing, active at once
@@ -202,6 +253,7 @@ class Table:
     def choose(self, seat, choice):
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
+        self._no_choice(seat)
         if choice != "post" and choice != "wait":
             raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
         player = self._players[seat]
@@ -224,18 +276,34 @@ class Table:
             self._left |= 1 << seat
         self._players[seat] = 0
 
+    def set_level(self, sb, bb, ante=0, ante_kind="each"):
+        """The stakes from the next deal on (T4): small blind, big blind, ante and its kind,
+        "each" (every player dealt in posts it) or "bb" (the big blind posts one for the
+        table). An event, like a seat event, and True; the level already in force changes
+        nothing and is no event: False."""
+        kind = _level_kind(sb, bb, ante, ante_kind)
+        if sb == self._sb and bb == self._big and ante == self._ante and kind == self._kind:
+            return False
+        self._save_for_undo()
+        self._sb = sb
+        self._big = bb
+        self._ante = ante
+        self._kind = kind
+        return True
+
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
         if not self._undos:
             raise RuleError("nothing to undo")
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
-        self._restore_from_undo(self._top * (2 * self.seats + 16))
+        self._restore_from_undo(self._top * (2 * self.seats + RECORD_BYTES))
 
     def deal(self, button=None):
         """Deal the next hand (the first one with the seat that won the draw for the button)."""
         players = self._players
-        active = self._seats_with(_ACTIVE)
+        tournament = self.tournament
+        active = self._in_play()
         first = self._hands == 0
         if not first and button is not None:
             raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
@@ -262,12 +330,14 @@ class Table:
             # waiting player who would have come in only on it): the last two or more
             # present players just play, owing nothing.
             for seat in range(1, n + 1):
-                if present >> seat & 1:
+                if tournament:
+                    players[seat] &= ~_NEW  # nobody held out (T2)
+                elif present >> seat & 1:
                     players[seat] = _ACTIVE | (players[seat] & _PAID_BB)
             (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
              eligible) = self._plan(button)
             dealt = eligible | 1 << bb
-        active = self._seats_with(_ACTIVE)
+        active = self._in_play() & dealt
         heads_up = _count(dealt) == 2
         if heads_up:  # H1, H2: the BB keeps moving; the other player has the button and SB
             if first:
@@ -281,10 +351,11 @@ class Table:
         else:
             sb_player = 0
         # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
-        # them; a missed blind stays marked until it is paid.
+        # them; a missed blind stays marked until it is paid. Not in a tournament (T1).
         for seat in range(1, n + 1):
             player = players[seat]
-            if player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1:
+            if (player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1
+                    and not tournament):
                 if bb_passes >> seat & 1:
                     player |= _MISSED_BB
                 if sb_passes >> seat & 1:
@@ -298,6 +369,9 @@ class Table:
                 pass
             elif seat == bb:
                 post = _LIVE_BB  # M4: a big blind and nothing extra
+            elif tournament:
+                if seat == sb_player:
+                    post = _LIVE_SB  # T1: the blinds of the positions, nothing else
             else:
                 if player & _STATUS == _WAITING:
                     if player & _NEW:
@@ -312,11 +386,16 @@ class Table:
             posting[seat] = post
         paid_bb = 1 << bb  # seats paying a big blind as a blind this hand
         carries_sb = 0
-        if self.rules == "moving" and not first and not heads_up:
+        if self.rules == "moving" and not first and not heads_up and not tournament:
             sb_player, paid_bb, carries_sb = self._make_up(active, sb_player, bb, paid_bb)
         for seat in range(1, n + 1):
             player = players[seat] & ~(_CARRIES_SB | _PAID_BB)
-            if dealt >> seat & 1:
+            if tournament and player:
+                # T1: away is only shown; T2: a newcomer held out waits for one hand
+                if player & _STATUS != _AWAY:
+                    player = _ACTIVE if dealt >> seat & 1 else _WAITING
+                player &= _STATUS
+            elif dealt >> seat & 1:
                 player = _ACTIVE
             if paid_bb >> seat & 1:
                 player |= _PAID_BB
@@ -329,6 +408,10 @@ class Table:
         self._sb_player = sb_player
         self._bb = bb
         self._dealt = dealt
+        self._hand_sb = self._sb
+        self._hand_big = self._big
+        self._hand_ante = self._ante
+        self._hand_kind = self._kind
         # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
         # the first seat after the button.
         k = 0
@@ -355,7 +438,9 @@ class Table:
     def to_dict(self):
         """The whole table as plain JSON-compatible data (short keys, lists)."""
         return {
-            "v": FORMAT, "n": self.seats, "r": self.rules, "k": list(self.stakes),
+            "v": FORMAT, "n": self.seats, "r": self.rules, "t": 1 if self.tournament else 0,
+            "k": [self._sb, self._big, self._ante, ANTE_KINDS[self._kind]],
+            "l": [self._hand_sb, self._hand_big, self._hand_ante, ANTE_KINDS[self._hand_kind]],
             "h": self._hands, "f": list(self._players[1:]),
             "p": [self._button, self._sb_seat, self._sb_player, self._bb, self._dealt,
                   self._left, self._passed, self._travel],
@@ -365,18 +450,34 @@ class Table:
     @classmethod
     def from_dict(cls, d):
         """A table from to_dict() data. Data that is incomplete, malformed or inconsistent
-        (a damaged state file) raises RuleError rather than giving a table that misbehaves."""
+        (a damaged state file) raises RuleError rather than giving a table that misbehaves.
+        Format 1 (before levels and tournaments) is read as a cash game without antes."""
         try:
-            if d["v"] != FORMAT:
-                raise RuleError("table data format %r is not %d" % (d["v"], FORMAT))
-            t = cls(d["n"], d["r"], tuple(d["k"]))
+            version = d["v"]
+            if version != FORMAT and version != 1:
+                raise RuleError("table data format %r is not %d" % (version, FORMAT))
+            if version == 1:
+                level = hand_level = list(d["k"]) + [0, "each"]
+                tournament = 0
+            else:
+                level = d["k"]
+                hand_level = d["l"]
+                tournament = d["t"]
+            if len(level) != 4 or len(hand_level) != 4 or type(tournament) is not int:
+                raise RuleError("table data is inconsistent")
+            t = cls(d["n"], d["r"], (level[0], level[1]), tournament == 1)
+            t._kind = _level_kind(level[0], level[1], level[2], level[3])
+            t._ante = level[2]
+            t._hand_kind = _level_kind(hand_level[0], hand_level[1], hand_level[2],
+                                       hand_level[3])
+            t._hand_sb, t._hand_big, t._hand_ante = hand_level[0], hand_level[1], hand_level[2]
             n = t.seats
             players = d["f"]
             hands = d["h"]
             last = d["p"]
             posts = d["q"]
             ok = (len(players) == n and type(hands) is int and hands >= 0 and len(last) == 8
-                  and len(posts) <= n)
+                  and len(posts) <= n and 0 <= tournament <= 1)
             for x in players:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in last + posts:
@@ -417,16 +518,24 @@ class Table:
         n = self.seats
         players = self._players
         ring = self._undo
-        at = self._top * (2 * n + 16)
+        at = self._top * (2 * n + RECORD_BYTES)
         for seat in range(1, n + 1):
             ring[at + seat - 1] = players[seat]
         at += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
-            for k in range(_SIZES[j] - 1, -1, -1):  # big-endian
-                ring[at + k] = v & 255
-                v >>= 8
-            at += _SIZES[j]
+            size = _SIZES[j]
+            if size == 1:
+                ring[at] = v
+            else:  # big-endian
+                if size == 4:
+                    ring[at] = v >> 24
+                    ring[at + 1] = v >> 16 & 255
+                    at += 2
+                ring[at] = v >> 8 & 255
+                ring[at + 1] = v & 255
+                size = 2
+            at += size
         posts = self._posts
         ring[at] = len(posts)
         for i in range(len(posts)):
@@ -444,13 +553,30 @@ class Table:
             players[seat] = ring[at + seat - 1]
         at += n
         for j in range(len(_RECORD)):
-            v = 0
-            for k in range(_SIZES[j]):
+            size = _SIZES[j]
+            v = ring[at]
+            for k in range(1, size):
                 v = v << 8 | ring[at + k]
             setattr(self, _RECORD[j], v)
-            at += _SIZES[j]
+            at += size
         self._posts = bytes(ring[at + 1:at + 1 + ring[at]])
         self._hand = None
+
+    def _no_choice(self, seat):
+        if self.tournament:
+            raise RuleError("seat %d: a tournament deals everybody in, there is no post or"
+                            " wait to choose" % seat)
+
+    def _in_play(self):
+        """The seats that count as active players: away ones too in a tournament (T1)."""
+        if not self.tournament:
+            return self._seats_with(_ACTIVE)
+        players = self._players
+        seats = 0
+        for seat in range(1, self.seats + 1):
+            if players[seat]:
+                seats |= 1 << seat
+        return seats
 
     def _seats_with(self, status):
         """The seats whose player has this status, as a mask."""
@@ -491,7 +617,7 @@ class Table:
     def _positions(self, button):
         """Button seat, SB position and BB of the next hand by the rule set (before H1)."""
         n = self.seats
-        active = self._seats_with(_ACTIVE)
+        active = self._in_play()
         present = active | self._seats_with(_WAITING)
         if not self._hands:  # S1
             others = active & ~(1 << button)
@@ -557,6 +683,14 @@ class Table:
         # D2: a waiting player on the button or after it, before the BB, waits for it to pass
         zone = ((1 << button_seat) | self._seats_after(button_seat, bb)) & ~(1 << bb)
         eligible = 0
+        if self.tournament:
+            # T1: everybody seated, but T2: a newcomer on the button or the SB position
+            zone = ((1 << button_seat) | (1 << sb_seat)) & ~(1 << bb)
+            for seat in range(1, n + 1):
+                player = players[seat]
+                if player and not (player & _NEW and zone >> seat & 1):
+                    eligible |= 1 << seat
+            return button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel, eligible
         for seat in range(1, n + 1):
             player = players[seat]
             status = player & _STATUS
@@ -612,13 +746,21 @@ class Table:
             seat = seat % n + 1
             if self._dealt >> seat & 1:
                 dealt.append(seat)
-        small, big = self.stakes
+        small = self._hand_sb
+        big = self._hand_big
+        ante = self._hand_ante
         posts = {}
         for post in self._posts:
             posts[post >> 4] = ((0, small, big)[post >> 2 & 3], (post & 3) * small)
+        if ante:  # T5: dead money, added to the dead part of the post
+            for seat in dealt:
+                if not self._hand_kind or seat == self._bb:
+                    live, dead = posts.get(seat, (0, 0))
+                    posts[seat] = (live, dead + ante)
         if len(dealt) == 2:
             first = self._button
         else:
             first = self._next_seat(self._bb, self._dealt & ~(1 << self._bb))
+        level = (small, big, ante, ANTE_KINDS[self._hand_kind])
         return Hand(self._hands, self._button, self._sb_player or None, self._bb,
-                    tuple(dealt), posts, first)
+                    tuple(dealt), posts, first, level)
