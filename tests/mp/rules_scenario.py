@@ -81,6 +81,17 @@ def refused(fn, *args, **kw):
     raise AssertionError("%s%r was not refused" % (getattr(fn, "__name__", fn), args))
 
 
+def refuses_every_table_data(bad):
+    """Table.from_dict must refuse each of these saved forms with a ValueError and a message."""
+    for d in bad:
+        try:
+            Table.from_dict(d)
+        except ValueError as e:
+            assert str(e)
+        else:
+            raise AssertionError("accepted %r" % (d,))
+
+
 def _after(t, bb, dealt):
     n = t.seats
     s = bb
