@@ -15,6 +15,7 @@ from dealerbutton import VERSION
 from .client import Client, DeviceError
 from .deploy import DeployError
 from .device import EmulatorError
+from .web import WebError
 
 RULE_SETS = ("dead", "moving", "simple")
 
@@ -88,6 +89,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
 
+    w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
+                       "(and drives a board over Web Serial)")
+    w.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
+    w.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080)")
+    w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
+                   "do not serve")
+
     sub.add_parser("version", help="print the firmware version")
     return p
 
@@ -117,7 +125,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             from .simulate import main as simulate_main
 
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
-    except (DeployError, EmulatorError, DeviceError) as e:
+        if args.command == "web":
+            return web(args)
+    except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -128,6 +138,16 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _say(text: str) -> None:
     print(text, flush=True)
+
+
+def web(args) -> int:
+    from . import web as webmod
+
+    if args.out:
+        n = webmod.build(args.out)
+        print("dealerbutton web: %d files in %s (serve the folder as is)" % (n, args.out))
+        return 0
+    return webmod.serve(args.host, args.port, out=_say)
 
 
 # -- emulate ------------------------------------------------------------------------------
