@@ -119,18 +119,18 @@ class MemFs:
 
 
 def load_files(text):
-    """The files from dump()'s text; anything unreadable gives no files (a blank flash),
-    and the firmware then starts a clean table and says so."""
+    """(files, problem) from dump()'s text: problem is None, or why the text is unusable
+    (then there are no files: a blank flash, and the firmware starts a clean table)."""
     files = {}
     if not text:
-        return files
+        return files, None
     try:
         d = json.loads(text)
         for name in d:
             files[str(name)] = binascii.unhexlify(d[name])
     except (ValueError, TypeError, AttributeError):
-        return {}
-    return files
+        return {}, "not the JSON of the saved files"
+    return files, None
 
 
 def load_config(text):
@@ -166,7 +166,10 @@ class Board:
 
     def __init__(self, config_text, saved_text, now_ms, rng=None):
         self.out = []
-        self.fs = MemFs(load_files(saved_text))
+        files, problem = load_files(saved_text)
+        if problem:
+            self.out.append("* error the browser's copy of the flash is unreadable: %s" % problem)
+        self.fs = MemFs(files)
         self.stored = self.fs.changes
         cfg, errors = load_config(config_text)
         self.cfg = cfg
