@@ -241,6 +241,9 @@ async function startDevice(d) {
   buildRing();
   dirty = true;
   document.body.dataset.ready = d.kind;
+  if (!document.body.dataset.startMs) {
+    document.body.dataset.startMs = String(Math.round(performance.now()));
+  }
 }
 
 // One field a line, each value on one line: as the shipped config.json is written.
