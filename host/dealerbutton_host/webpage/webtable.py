@@ -15,6 +15,7 @@ an int: a JS proxy of a Python list or bytearray cannot be read cheaply from JS.
 """
 
 import binascii
+import io
 import json
 
 from dealerbutton import app as appmod
@@ -47,21 +48,6 @@ class Strip(CaptureStrip):
         self.fresh = True
 
 
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def read(self, n=-1):
-        end = len(self.data) if n is None or n < 0 else self.pos + n
-        out = self.data[self.pos:end]
-        self.pos += len(out)
-        return out
-
-    def close(self):
-        pass
-
-
 class _Writer:
     def __init__(self, fs, name):
         self.fs = fs
@@ -92,7 +78,7 @@ class MemFs:
         if "r" in mode:
             if name not in self.files:
                 raise OSError(2, "no such file: " + name)
-            return _Reader(self.files[name])
+            return io.BytesIO(self.files[name])
         return _Writer(self, name)
 
     def rename(self, old, new):
