@@ -67,7 +67,7 @@ def log(page):
     return page.inner_text("#log")
 
 
-def wait_log(page, text, timeout=5.0):
+def wait_log(page, text, timeout=10.0):
     end = time.monotonic() + timeout
     while text not in log(page):
         assert time.monotonic() < end, "%r not in the log:\n%s" % (text, log(page))
@@ -146,6 +146,7 @@ def test_seat_four_deal_and_reload(page):
     page.click("#next", delay=CLICK_MS)   # the draw for the button: a chase
     page.click("#seat-3", delay=CLICK_MS)  # seat 3 won it: the first hand is dealt
     wait_log(page, "* hand 1: D 3  SB 4  BB 1  first to act 2")
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('hand 1')")
     hand = page.inner_text("#hand")
     assert hand.splitlines() == ["hand 1: D 3  SB 4  BB 1  first to act 2", "dealt 4 1 2 3",
                                  "posts 1: 20, 4: 10"]
