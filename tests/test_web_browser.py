@@ -3,6 +3,9 @@ in MicroPython's WebAssembly port; the test clicks and types like a player and c
 the ring the page draws with the firmware's own frame, computed here on CPython."""
 
 import os
+import queue
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -71,7 +74,7 @@ def wait_log(page, text, timeout=10.0):
     end = time.monotonic() + timeout
     while text not in log(page):
         assert time.monotonic() < end, "%r not in the log:\n%s" % (text, log(page))
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
 
 
 def seat_rows(page):
@@ -122,7 +125,7 @@ def steady(frames):
 
 
 def check_ring(page, expected):
-    time.sleep(0.6)  # the flash of the last press is over
+    page.wait_for_timeout(600)  # the flash of the last press is over (events still served)
     ring = drawn(page)
     assert len(ring) == len(expected[0])
     fixed = steady(expected)
@@ -205,3 +208,116 @@ def test_config_checked_by_the_firmware_and_kept(page):
     page.click("#defaults")
     page.wait_for_function("document.querySelectorAll('.led').length === 24")
     wait_log(page, "has 6 seats, config.json 9: clean start")
+
+
+# -- Web Serial, with the emulator behind it --------------------------------------------
+# Chromium's Web Serial cannot open a pseudo-terminal, so navigator.serial is replaced by
+# a port whose streams are the emulator's pipes (through two functions the test exposes);
+# everything above it, the page's SerialBoard, its client and its views, is the page's.
+FAKE_SERIAL = """
+(() => {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const port = {
+    async open(options) {
+      window.__serialOptions = options;
+      this.readable = new ReadableStream({
+        async pull(ctrl) {
+          for (;;) {
+            const text = await window.__serialRead();
+            if (text === null) { ctrl.close(); return; }
+            if (text) { ctrl.enqueue(new TextEncoder().encode(text)); return; }
+            await sleep(15);
+          }
+        },
+      });
+      this.writable = new WritableStream({
+        write(chunk) { return window.__serialWrite(new TextDecoder().decode(chunk)); },
+      });
+    },
+    async close() {},
+  };
+  Object.defineProperty(Navigator.prototype, "serial", {
+    get: () => ({ requestPort: async () => port }),
+  });
+})();
+"""
+
+
+@pytest.fixture
+def emulator(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[2] / "firmware"))
+    proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
+                             str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=env)
+    chunks = queue.Queue()
+
+    def pump():
+        assert proc.stdout is not None
+        while True:
+            data = proc.stdout.read1(4096)
+            if not data:
+                chunks.put(None)
+                return
+            chunks.put(data)
+
+    threading.Thread(target=pump, daemon=True).start()
+    yield proc, chunks
+    if proc.stdin:
+        proc.stdin.close()
+    proc.wait(10)
+
+
+def test_web_serial_drives_a_board(browser, url, emulator):
+    proc, chunks = emulator
+    sent = []
+
+    def write(text):
+        sent.append(text)
+        proc.stdin.write(text.encode())
+        proc.stdin.flush()
+
+    def read():
+        out = b""
+        while not chunks.empty():
+            data = chunks.get()
+            if data is None:
+                return None
+            out += data
+        return out.decode()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(FAKE_SERIAL)
+    context.expose_function("__serialWrite", write)
+    context.expose_function("__serialRead", read)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    page.click("#connect")
+    page.wait_for_selector("body[data-ready=serial]", timeout=10000)
+    assert page.evaluate("window.__serialOptions.baudRate") == 115200
+    assert page.inner_text("#mode").startswith("Board on USB")
+    assert page.is_disabled("#apply") and page.is_hidden("#connect")
+    for s in (1, 2, 3):
+        page.click("#seat-%d" % s, delay=CLICK_MS)
+    page.wait_for_function("document.getElementById('log').textContent.includes('* seat 3 active')")
+    page.fill("#command", "deal 1")
+    page.press("#command", "Enter")
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('hand 1: D 1')")
+    assert [r[:2] for r in seat_rows(page)[:4]] == [["1", "active"], ["2", "active"],
+                                                    ["3", "active"], ["4", "empty"]]
+    check_ring(page, firmware_frames([1, 2, 3, 0, 1]))   # the ring from the board's leds
+    box = page.locator("#seat-2").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(1200)
+    page.mouse.up()    # held over a second: hold 2, the player busts out
+    page.wait_for_function("document.getElementById('log').textContent.includes('* seat 2 empty')")
+    assert "press 1\n" in sent and "deal 1\n" in sent and "hold 2\n" in sent
+    assert "leds\n" in sent and "state\n" in sent
+    page.click("#emulate")
+    page.wait_for_selector("body[data-ready=emulated]", timeout=10000)
+    assert "Emulated board" in page.inner_text("#mode")
+    context.close()
+    assert errors == []
