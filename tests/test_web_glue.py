@@ -77,6 +77,11 @@ print("refused ring shows a frame:", len(r.frame()) == 6 * 24)
 six = webtable.Board('{"seats": 6, "leds": 30}', saved, T[0])
 show("other seats", six.take())
 print("six seats, 30 LEDs:", len(six.pins), len(six.frame()) // 6)
+T[0] += 5
+print("step, nothing waiting:", b.step(T[0]))
+b.feed("sit 7\n")
+T[0] += 5
+print("step after sit 7:", b.step(T[0]), b.take().split("\n"), b.step(T[0] + 5))
 '''
 
 
@@ -118,6 +123,8 @@ EXPECTED = (
     "other seats: * error saved table (save ",
     "has 9 seats, config.json 6: clean start",
     "six seats, 30 LEDs: 7 30",
+    "step, nothing waiting: 0",
+    "step after sit 7: 3 ['* seat 7 waiting', 'ok'] 2",
 )
 
 

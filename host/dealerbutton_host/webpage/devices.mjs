@@ -79,16 +79,20 @@ export class EmulatedBoard {
   }
 
   tick() {
-    this.board.tick(nowMs());
-    this.pump();
+    this.pump(this.board.step(nowMs()));
   }
 
   // The lines the board wrote, to the client; the saved files, to the browser's storage.
-  pump() {
-    const text = this.board.take();
-    if (text) this.client.receive(text + "\n");
-    const saved = this.board.saved();
-    if (saved) this.storage.setItem(FLASH_KEY, saved);
+  // waiting: what step() said is waiting (by default: look for both).
+  pump(waiting = 3) {
+    if (waiting & 1) {
+      const text = this.board.take();
+      if (text) this.client.receive(text + "\n");
+    }
+    if (waiting & 2) {
+      const saved = this.board.saved();
+      if (saved) this.storage.setItem(FLASH_KEY, saved);
+    }
   }
 
   // The frame on the ring when a new one was shown: ["RRGGBB", ...], else null.

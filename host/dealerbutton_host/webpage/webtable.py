@@ -8,6 +8,7 @@ an int: a JS proxy of a Python list or bytearray cannot be read cheaply from JS.
     board = Board(config_text, saved_text, now_ms)    # a power-up
     board.pin(i, 1) ... board.pin(i, 0)               # hold button i (0: next hand)
     board.tick(now_ms); board.feed("state\\n")
+    board.step(now_ms) -> tick, then 1 if lines wait for take() + 2 if saved() has news
     board.take()     -> the lines the device wrote since the last take, "\\n" between them
     board.frame()    -> the last frame, "RRGGBB..." (one hex string), or "" if unchanged
     board.saved()    -> the saved files as JSON text, or "" if unchanged since last asked
@@ -174,6 +175,12 @@ class Board:
 
     def tick(self, now_ms):
         self.app.tick(now_ms)
+
+    def step(self, now_ms):
+        """tick(), then what is waiting, in one call from JS (each call costs): 1 when lines
+        wait for take(), + 2 when saved() has something new."""
+        self.app.tick(now_ms)
+        return (1 if self.out else 0) | (2 if self.fs.changes != self.stored else 0)
 
     def feed(self, text):
         self.app.feed(text.encode())
