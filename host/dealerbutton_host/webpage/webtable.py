@@ -142,9 +142,8 @@ def check(text):
 def _rejected_class():
     """The firmware's refused-config mode, wherever it lives."""
     cls = getattr(appmod, "Rejected", None)
-    if cls is None:
-        from dealerbutton import rejected
-        cls = rejected.Rejected
+    if cls is None:  # a firmware that keeps it in a module of its own
+        cls = __import__("dealerbutton.rejected", None, None, ("Rejected",)).Rejected
     return cls
 
 
