@@ -8,7 +8,7 @@ level or a break starts, so the ring can call it every frame.
     clock.resume(now)                    # -> ["* clock running"]
     clock.tick(now)                      # -> () or ["* level 2 50/100 ante 0"]
     clock.sb, clock.bb, clock.ante, clock.ante_kind   # the level in force for the next deal
-    clock.on_break, clock.ms_left(now)
+    clock.on_break, clock.ms_left(now), clock.deal_refusal(now), clock.last_minute(now)
 
 Events: `* level N SB/BB ante A` when a level starts, `* break M:SS` when a break starts
 (its length), `* clock paused` / `* clock running`. A clock restored after a power cut is
@@ -108,6 +108,19 @@ class Clock:
         """A level change (or the end of a break) comes within the minute."""
         return not self.final and self.entry + 1 < len(self.entries) \
             and self.ms_left(now_ms) <= MINUTE_MS
+
+    def parts_left(self, now_ms, n):
+        """How many of n equal parts of the current entry are left (rounded up, at most n;
+        n <= 256): for the ring to show a break running out, without big numbers."""
+        step = self.length_ms // n
+        left = (self.ms_left(now_ms) + step - 1) // step
+        return left if left < n else n
+
+    def deal_refusal(self, now_ms):
+        """Why no hand may be dealt now (during a break), or None."""
+        if self.on_break:
+            return "no hand during the break: %s left" % mss(self.ms_left(now_ms))
+        return None
 
     def entry_line(self):
         """The event that says the current entry has started."""
@@ -234,10 +247,10 @@ class Clock:
             raise ValueError("saved clock: must be an object, not %s" % _show(d))
         i = d.get("entry")
         ms = d.get("ms_left")
-        if not _is_int(i) or not 0 <= i < len(c.entries):
+        if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(c.entries)):
             raise ValueError("saved clock: entry %s is not in the schedule (0..%d)"
                              % (_show(i), len(c.entries) - 1))
-        if not _is_int(ms) or not 0 <= ms <= MAX_MINUTES * MINUTE_MS:
+        if not (isinstance(ms, int) and not isinstance(ms, bool) and 0 <= ms <= MAX_MINUTES * MINUTE_MS):
             raise ValueError("saved clock: ms_left %s is not 0..%d" % (_show(ms),
                                                                       MAX_MINUTES * MINUTE_MS))
         c.go(i, now_ms, ms)

@@ -289,8 +289,9 @@ def _loop(stdscr, connect, describe: str, model: ClockModel) -> int:
             if client is None and now >= next_try:
                 next_try = now + 0.5
                 try:
-                    client = connect()
-                    client.on_event = model.on_event
+                    fresh = connect()
+                    fresh.on_event = model.on_event
+                    client = fresh
                     model.connection = ""
                     model.due = True
                 except DeviceError as e:
@@ -318,7 +319,7 @@ def _loop(stdscr, connect, describe: str, model: ClockModel) -> int:
                 key = stdscr.get_wch()
             except curses.error:
                 continue
-            if key in ("q", "Q", "\x04", "\x1b"):
+            if key in ("q", "Q", "\x04"):
                 return 0
     except KeyboardInterrupt:
         return 0

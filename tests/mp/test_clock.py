@@ -68,6 +68,25 @@ def test_the_schedule_runs_level_by_level_and_through_the_break():
     assert in_force(c) == (3, 100, 200, 200, "bb", False)
 
 
+def test_no_deal_during_a_break_and_the_share_of_it_left():
+    c = make()
+    c.resume(0)
+    assert c.deal_refusal(0) is None
+    assert c.parts_left(0, 24) == 24 and c.parts_left(10 * MIN, 24) == 12
+    assert c.parts_left(20 * MIN - 1, 24) == 1  # the last part lasts to the end
+    c.tick(40 * MIN)
+    assert c.deal_refusal(44 * MIN + 10500) == "no hand during the break: 5:50 left"
+    assert c.parts_left(40 * MIN, 60) == 60 and c.parts_left(45 * MIN, 60) == 30
+    # Parts of 10 min // 256 = 2343 ms: 299 999 ms left are 128.04 of them, shown as 129.
+    assert c.parts_left(45 * MIN + 1, 256) == 129 and c.parts_left(50 * MIN - 1, 7) == 1
+    c.set(45 * MIN, 50 * MIN)  # more time than the break's length: all parts, no more
+    assert c.parts_left(50 * MIN, 12) == 12
+    c.set(0, 50 * MIN)
+    assert c.parts_left(50 * MIN, 12) == 0
+    c.tick(50 * MIN)
+    assert c.deal_refusal(50 * MIN) is None
+
+
 def test_a_late_tick_loses_no_time():
     """Two entries ran out before the tick: both are announced, and the next one started
     when the last one ended, not at the tick."""
@@ -367,6 +386,8 @@ def test_ticking_allocates_nothing():
             c.ms_left(t)
             c.last_minute(t)
             c.should_save(t)
+            c.parts_left(t, 60)
+            c.deal_refusal(t)
             t += 25
         c.pause(t)
         before_paused = gc.mem_alloc()
