@@ -16,16 +16,10 @@ from dealerbutton_host import clockview
 from dealerbutton_host.client import DeviceError, Reply
 from dealerbutton_host.device import PtyDevice
 from dealerbutton_host.view import to_text
+from test_clock import MIN, SCHEDULE  # tests/mp: the firmware clock's own tests
 from test_host_view import Tmux, dealerbutton
 
 ROOT = Path(__file__).resolve().parent.parent
-MIN = 60000
-SCHEDULE = {"ante_kind": "bb", "levels": [
-    {"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
-    {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
-    {"break": 10},
-    {"sb": 100, "bb": 200, "ante": 200, "minutes": 15},
-]}
 
 
 def firmware_clock():

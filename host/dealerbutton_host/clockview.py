@@ -229,23 +229,16 @@ def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]
         time_style = "error" if coming else "bold"
     if model.connection:
         time_style = "dim"  # the last time heard of: the device may have paused meanwhile
+    def block(y, text, sx, sy, style):
+        """text in large characters (plain if it does not fit) from row y; the next row."""
+        for row in big_rows(text, sx, sy) if sy else [text]:
+            centre(y, row, style)
+            y += 1
+        return y
+
     centre(1 if not model.connection else 2, label, "reverse" if paused else "bold")
-    if time_sy:
-        for row in big_rows(time_text, time_sx, time_sy):
-            centre(y, row, time_style)
-            y += 1
-    else:
-        centre(y, time_text, time_style)
-        y += 1
-    y += 1
-    b_style = "error" if now < model.flash_until else "bold"
-    if b_sy:
-        for row in big_rows(big2, b_sx, b_sy):
-            centre(y, row, b_style)
-            y += 1
-    else:
-        centre(y, big2, b_style)
-        y += 1
+    y = block(y, time_text, time_sx, time_sy, time_style) + 1
+    y = block(y, big2, b_sx, b_sy, "error" if now < model.flash_until else "bold")
     for line in below:
         if y < height - 1:
             centre(y, line, "bold")

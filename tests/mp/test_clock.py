@@ -24,6 +24,15 @@ def make(now=0):
     return Clock(tournament, now)
 
 
+def refusal(f, *args):
+    """The message of the ValueError f(*args) raises."""
+    try:
+        f(*args)
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("not refused: %r" % (args,))
+
+
 def in_force(c):
     return (c.level, c.sb, c.bb, c.ante, c.ante_kind, c.on_break)
 
@@ -137,22 +146,14 @@ def test_next_and_prev_move_through_levels_and_breaks_with_their_whole_time():
     assert c.ms_left(MIN) == 20 * MIN and c.running
     assert c.next(2 * MIN) == ["* break 10:00"] and c.on_break
     assert c.next(3 * MIN) == ["* level 3 100/200 ante 200"]
-    try:
-        c.next(4 * MIN)
-        raise AssertionError("moved past the last level")
-    except ValueError as e:
-        assert str(e) == "level 3 is the last one: there is no next level"
+    assert refusal(c.next, 4 * MIN) == "level 3 is the last one: there is no next level"
     assert c.prev(5 * MIN) == ["* break 10:00"]
     assert in_force(c) == (2, 50, 100, 100, "bb", True) and c.ms_left(5 * MIN) == 10 * MIN
     c.pause(6 * MIN)
     assert c.prev(7 * MIN) == ["* level 2 50/100 ante 100"]
     assert not c.running and c.ms_left(60 * MIN) == 20 * MIN  # moving keeps it paused
     assert c.prev(8 * MIN) == ["* level 1 25/50 ante 0"]
-    try:
-        c.prev(9 * MIN)
-        raise AssertionError("moved before the first level")
-    except ValueError as e:
-        assert str(e) == "level 1 is the first one: there is no previous level"
+    assert refusal(c.prev, 9 * MIN) == "level 1 is the first one: there is no previous level"
     assert c.level == 1
 
 
@@ -168,11 +169,7 @@ def test_set_gives_the_current_entry_its_time_left():
     c.set(0, 0)
     c.resume(10)
     assert c.tick(10) == ["* break 10:00"]
-    try:
-        c.set(600 * MIN + 1, 0)
-        raise AssertionError("set beyond 600:00")
-    except ValueError as e:
-        assert str(e) == "the time left is 0:00 to 600:00, not 36000001 ms"
+    assert refusal(c.set, 600 * MIN + 1, 0) == "the time left is 0:00 to 600:00, not 36000001 ms"
     # The last level run out, then set again: it counts down again.
     c.next(0)
     c.tick(15 * MIN)
@@ -188,12 +185,8 @@ def test_times_are_written_and_read_as_m_ss():
         0, 150000, 725000, 36000000]
     for bad in ("12", "1:5", "1:60", "a:00", ":30", "600:01", "1000:00", "-1:00", "1:0x",
                 "1::00", ""):
-        try:
-            parse_mss(bad)
-            raise AssertionError("accepted %r" % bad)
-        except ValueError as e:
-            assert str(e) == ("the time left is M:SS, 0:00 to 600:00 (e.g. 12:30), not %s"
-                              % bad), str(e)
+        assert refusal(parse_mss, bad) == (
+            "the time left is M:SS, 0:00 to 600:00 (e.g. 12:30), not %s" % bad)
 
 
 def test_ticks_wrap_around():
@@ -299,11 +292,7 @@ def test_damaged_saved_clock_is_refused_with_what_is_wrong():
             ({"entry": True, "ms_left": 0}, "saved clock: entry true is not in the schedule (0..3)"),
             ({"entry": 1, "ms_left": "5"}, 'saved clock: ms_left "5" is not 0..36000000'),
             ({"entry": 1, "ms_left": -5}, "saved clock: ms_left -5 is not 0..36000000")):
-        try:
-            Clock.from_dict(t, d, 0)
-            raise AssertionError("accepted %r" % (d,))
-        except ValueError as e:
-            assert str(e) == message, str(e)
+        assert refusal(Clock.from_dict, t, d, 0) == message
 
 
 def test_a_good_block_gets_its_defaults():
