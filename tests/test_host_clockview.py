@@ -236,10 +236,14 @@ FAKE_DEVICE = textwrap.dedent("""
         if words[0] == "ping":
             return "ok pong"
         if words[0] == "clock" and mode == "clock":
-            reply, lines = clock.command(words[1:], now())
-            for event in lines:
-                say(event)
-            return reply
+            if len(words) == 1:
+                return "ok " + clock.json(now())
+            try:  # clock pause|resume|next|prev|set M:SS
+                for event in getattr(clock, words[1])(*(words[2:] + [now()])):
+                    say(event)
+            except ValueError as e:
+                return "err clock %%s" %% e
+            return "ok"
         return "err unknown command %%s (commands: away back choose config deal hand hold " \\
                "leave leds ping press sit state undo version)" %% words[0]
     control = os.open(os.environ["CLOCK_FIFO"], os.O_RDWR | os.O_NONBLOCK)

@@ -10,6 +10,9 @@ level or a break starts, so the ring can call it every frame.
     clock.sb, clock.bb, clock.ante, clock.ante_kind   # the level in force for the next deal
     clock.on_break, clock.ms_left(now), clock.deal_refusal(now), clock.last_minute(now)
 
+The `clock pause|resume|next|prev|set M:SS` commands are pause(), resume(), next(), prev()
+and set("M:SS"); a refusal is a ValueError whose message says why.
+
 Events: `* level N SB/BB ante A` when a level starts, `* break M:SS` when a break starts
 (its length), `* clock paused` / `* clock running`. A clock restored after a power cut is
 paused at the time last saved and says so: `* clock paused (restored: level 3, 12:34 left)`.
@@ -34,24 +37,11 @@ ANTE_KINDS = ("each", "bb")
 LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
 NOTHING = ()  # what tick() returns when nothing starts: shared, allocates nothing
 
-USAGE = "err usage clock [pause|resume|next|prev|set M:SS]"
-
 
 def mss(ms):
     """ms as M:SS, rounded up to the second (a clock showing 0:00 has run out)."""
     s = (ms + 999) // 1000
     return "%d:%02d" % (s // 60, s % 60)
-
-
-def parse_mss(word):
-    """"M:SS" -> ms, 0:00 to 600:00; ValueError with a clear message otherwise."""
-    i = word.find(":")
-    m, s = word[:i], word[i + 1:]
-    if (i < 1 or len(m) > 3 or len(s) != 2 or not m.isdigit() or not s.isdigit()
-            or int(s) > 59 or int(m) * 60 + int(s) > MAX_MINUTES * 60):
-        raise ValueError("the time left is M:SS, 0:00 to %d:00 (e.g. 12:30), not %s"
-                         % (MAX_MINUTES, word[:20]))
-    return (int(m) * 60 + int(s)) * 1000
 
 
 class Clock:
@@ -164,45 +154,33 @@ class Clock:
         return ["* clock running"]
 
     def next(self, now_ms):
-        if self.entry + 1 >= len(self.entries):
-            raise ValueError("level %d is the last one: there is no next level" % self.level)
-        return self.move(self.entry + 1, now_ms)
+        return self.move(1, now_ms)
 
     def prev(self, now_ms):
-        if self.entry == 0:
-            raise ValueError("level 1 is the first one: there is no previous level")
-        return self.move(self.entry - 1, now_ms)
+        return self.move(-1, now_ms)
 
-    def move(self, i, now_ms):
+    def move(self, step, now_ms):
+        """The next (step 1) or previous (-1) entry starts now with its whole time."""
+        i = self.entry + step
+        if not 0 <= i < len(self.entries):
+            raise ValueError("no %s level" % ("next" if step > 0 else "previous"))
         self.go(i, now_ms)
         self.dirty = True
         return [self.entry_line()]
 
-    def set(self, ms, now_ms):
-        """The current entry has ms left (from now)."""
-        if ms < 0 or ms > MAX_MINUTES * MINUTE_MS:
-            raise ValueError("the time left is 0:00 to %d:00, not %d ms" % (MAX_MINUTES, ms))
-        self.left = ms
-        self.end = ticks_add(now_ms, ms)
+    def set(self, word, now_ms):
+        """The current entry has "M:SS" left from now (0:00 to 600:00)."""
+        i = word.find(":")
+        m, s = word[:i], word[i + 1:]
+        if (i < 1 or len(m) > 3 or len(s) != 2 or not m.isdigit() or not s.isdigit()
+                or int(s) > 59 or int(m) * 60 + int(s) > MAX_MINUTES * 60):
+            raise ValueError("the time left is M:SS, 0:00 to %d:00 (e.g. 12:30), not %s"
+                             % (MAX_MINUTES, word[:20]))
+        self.left = (int(m) * 60 + int(s)) * 1000
+        self.end = ticks_add(now_ms, self.left)
         self.final = False
         self.dirty = True
         return NOTHING
-
-    def command(self, args, now_ms):
-        """The `clock` command's words after `clock` -> (reply line, event lines)."""
-        if not args:
-            return "ok " + self.json(now_ms), NOTHING
-        word = args[0].lower()
-        try:
-            if len(args) == 1 and word in ("pause", "resume", "next", "prev"):
-                lines = getattr(self, word)(now_ms)
-            elif len(args) == 2 and word == "set":
-                lines = self.set(parse_mss(args[1]), now_ms)
-            else:
-                return USAGE, NOTHING
-        except ValueError as exc:
-            return "err clock %s" % exc, NOTHING
-        return "ok", lines
 
     # -- JSON and saving ---------------------------------------------------------------------
     def json(self, now_ms):
@@ -247,12 +225,10 @@ class Clock:
             raise ValueError("saved clock: must be an object, not %s" % _show(d))
         i = d.get("entry")
         ms = d.get("ms_left")
-        if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(c.entries)):
-            raise ValueError("saved clock: entry %s is not in the schedule (0..%d)"
-                             % (_show(i), len(c.entries) - 1))
-        if not (isinstance(ms, int) and not isinstance(ms, bool) and 0 <= ms <= MAX_MINUTES * MINUTE_MS):
-            raise ValueError("saved clock: ms_left %s is not 0..%d" % (_show(ms),
-                                                                      MAX_MINUTES * MINUTE_MS))
+        if not (type(i) is int and type(ms) is int and 0 <= i < len(c.entries)
+                and 0 <= ms <= MAX_MINUTES * MINUTE_MS):
+            raise ValueError("saved clock: entry %s with ms_left %s does not fit the schedule "
+                             "(entries 0..%d)" % (_show(i), _show(ms), len(c.entries) - 1))
         c.go(i, now_ms, ms)
         c.restored = True
         return c
@@ -272,76 +248,54 @@ def _is_int(v):
 
 
 def _show(v):
-    """A value as a message quotes it."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if _is_int(v):
-        return str(v)
+    """A value as a message quotes it: 5, true, null, "text", a list, an object."""
+    if isinstance(v, (list, dict)):
+        return "a list" if isinstance(v, list) else "an object"
     if isinstance(v, str):
         return '"%s"' % v[:20]
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "an object"
-    return "a " + type(v).__name__
+    return "null" if v is None else str(v).lower()
 
 
 def _whole(errors, where, v, lo, hi):
-    if not _is_int(v):
-        errors.append("%s: must be a whole number %d..%d, not %s" % (where, lo, hi, _show(v)))
-    elif not lo <= v <= hi:
-        errors.append("%s: %d is out of range %d..%d" % (where, v, lo, hi))
-    else:
+    if _is_int(v) and lo <= v <= hi:
         return True
+    errors.append("%s: must be a whole number %d..%d, not %s" % (where, lo, hi, _show(v)))
     return False
 
 
 def _keys(errors, where, d, known):
-    """d's unknown field names reported; the sorted list of its string keys returned."""
-    keys = sorted([k for k in d if isinstance(k, str)])
-    if len(keys) != len(d):
-        errors.append("%s: field names must be strings" % where)
-    for k in keys:
+    """Report d's unknown field names."""
+    for k in sorted([str(k) for k in d]):
         if k not in known:
             errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
-    return keys
 
 
-def validate(block, where="tournament"):
+def validate(block):
     """Check config.json's "tournament" block. Returns (tournament, errors): errors lists
     every problem as "tournament.levels[2].bb: ..."; tournament is the block with its
     defaults filled in (ante_kind "each", ante 0), or None when errors is not empty."""
     errors = []
     if not isinstance(block, dict):
-        errors.append('%s: must be an object {"ante_kind": "each", "levels": [...]}, not %s'
-                      % (where, _show(block)))
+        errors.append('tournament: must be an object {"ante_kind": .., "levels": [..]}, not '
+                      + _show(block))
         return None, errors
-    _keys(errors, where, block, ("ante_kind", "levels"))
+    _keys(errors, "tournament", block, ("ante_kind", "levels"))
     kind = block.get("ante_kind", "each")
     if kind not in ANTE_KINDS or not isinstance(kind, str):
-        errors.append('%s.ante_kind: must be "each" (every player dealt in) or "bb" (the big '
-                      'blind posts one for the table), not %s' % (where, _show(kind)))
-    levels = []
+        errors.append('tournament.ante_kind: must be "each" or "bb", not ' + _show(kind))
     schedule = block.get("levels")
-    w = where + ".levels"
-    if schedule is None:
-        errors.append('%s: missing: the schedule, e.g. [{"sb": 25, "bb": 50, "ante": 0, '
-                      '"minutes": 20}, {"break": 10}, ...]' % w)
-    elif not isinstance(schedule, list) or not schedule:
-        errors.append("%s: must be a list of levels and breaks, not %s" % (
-            w, "an empty list" if schedule == [] else _show(schedule)))
-    elif len(schedule) > MAX_ENTRIES:
-        errors.append("%s: %d levels and breaks, at most %d" % (w, len(schedule), MAX_ENTRIES))
+    levels = []
+    if not isinstance(schedule, list) or not 0 < len(schedule) <= MAX_ENTRIES:
+        errors.append("tournament.levels: must be a list of 1 to %d levels and breaks, not %s"
+                      % (MAX_ENTRIES, "%d of them" % len(schedule)
+                         if isinstance(schedule, list) else _show(schedule)))
     else:
         for i in range(len(schedule)):
-            levels.append(_check_entry(errors, "%s[%d]" % (w, i), schedule[i]))
-        if levels[0] is not None and "break" in levels[0]:
-            errors.append("%s[0]: the schedule starts with a level, not a break" % w)
-        if levels[-1] is not None and "break" in levels[-1]:
-            errors.append("%s[%d]: the schedule ends with a level (the last level stays in "
-                          "force), not a break" % (w, len(levels) - 1))
+            levels.append(_check_entry(errors, "tournament.levels[%d]" % i, schedule[i]))
+        for i, end in ((0, "starts"), (len(levels) - 1, "ends")):
+            if levels[i] is not None and "break" in levels[i]:
+                errors.append("tournament.levels[%d]: the schedule %s with a level, not a "
+                              "break" % (i, end))
     if errors:
         return None, errors
     return {"ante_kind": kind, "levels": levels}, errors
@@ -349,26 +303,25 @@ def validate(block, where="tournament"):
 
 def _check_entry(errors, where, e):
     if not isinstance(e, dict):
-        errors.append('%s: must be a level {"sb": .., "bb": .., "ante": .., "minutes": ..} or '
-                      'a break {"break": minutes}, not %s' % (where, _show(e)))
+        errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
+                      '{"break"}, not %s' % (where, _show(e)))
         return None
     n = len(errors)
     if "break" in e:
-        for k in _keys(errors, where, e, ("break",) + LEVEL_FIELDS):
-            if k != "break":
-                errors.append("%s.%s: a break has only its minutes" % (where, k))
-        _whole(errors, where + ".break", e["break"], 1, MAX_MINUTES)
-        return {"break": e["break"]} if len(errors) == n else None
-    _keys(errors, where, e, LEVEL_FIELDS)
-    out = {"ante": e.get("ante", 0)}
-    for k, lo, hi in (("sb", 1, MAX_CHIPS), ("bb", 1, MAX_CHIPS), ("ante", 0, MAX_CHIPS),
-                      ("minutes", 1, MAX_MINUTES)):
+        _keys(errors, where, e, ("break",))
+        checks = (("break", 1, MAX_MINUTES),)
+    else:
+        _keys(errors, where, e, LEVEL_FIELDS)
+        checks = (("sb", 1, MAX_CHIPS), ("bb", 1, MAX_CHIPS), ("ante", 0, MAX_CHIPS),
+                  ("minutes", 1, MAX_MINUTES))
+    out = {} if "break" in e else {"ante": 0}
+    for k, lo, hi in checks:
         if k in e:
-            if _whole(errors, "%s.%s" % (where, k), e[k], lo, hi):
+            if _whole(errors, where + "." + k, e[k], lo, hi):
                 out[k] = e[k]
         elif k != "ante":
             errors.append("%s.%s: missing" % (where, k))
-    if "sb" in out and "bb" in out and out["sb"] > out["bb"]:
+    if out.get("sb", 0) > out.get("bb", MAX_CHIPS):
         errors.append("%s: the small blind %d is bigger than the big blind %d"
                       % (where, out["sb"], out["bb"]))
     return out if len(errors) == n else None

@@ -6,7 +6,7 @@ import json
 
 import mptest
 from dealerbutton import clock as clockmod
-from dealerbutton.clock import NOTHING, Clock, mss, parse_mss, validate
+from dealerbutton.clock import NOTHING, Clock, mss, validate
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 
 MIN = 60000
@@ -88,9 +88,9 @@ def test_no_deal_during_a_break_and_the_share_of_it_left():
     assert c.parts_left(40 * MIN, 60) == 60 and c.parts_left(45 * MIN, 60) == 30
     # Parts of 10 min // 256 = 2343 ms: 299 999 ms left are 128.04 of them, shown as 129.
     assert c.parts_left(45 * MIN + 1, 256) == 129 and c.parts_left(50 * MIN - 1, 7) == 1
-    c.set(45 * MIN, 50 * MIN)  # more time than the break's length: all parts, no more
+    c.set("45:00", 50 * MIN)  # more time than the break's length: all parts, no more
     assert c.parts_left(50 * MIN, 12) == 12
-    c.set(0, 50 * MIN)
+    c.set("0:00", 50 * MIN)
     assert c.parts_left(50 * MIN, 12) == 0
     c.tick(50 * MIN)
     assert c.deal_refusal(50 * MIN) is None
@@ -146,47 +146,49 @@ def test_next_and_prev_move_through_levels_and_breaks_with_their_whole_time():
     assert c.ms_left(MIN) == 20 * MIN and c.running
     assert c.next(2 * MIN) == ["* break 10:00"] and c.on_break
     assert c.next(3 * MIN) == ["* level 3 100/200 ante 200"]
-    assert refusal(c.next, 4 * MIN) == "level 3 is the last one: there is no next level"
+    assert refusal(c.next, 4 * MIN) == "no next level"
     assert c.prev(5 * MIN) == ["* break 10:00"]
     assert in_force(c) == (2, 50, 100, 100, "bb", True) and c.ms_left(5 * MIN) == 10 * MIN
     c.pause(6 * MIN)
     assert c.prev(7 * MIN) == ["* level 2 50/100 ante 100"]
     assert not c.running and c.ms_left(60 * MIN) == 20 * MIN  # moving keeps it paused
     assert c.prev(8 * MIN) == ["* level 1 25/50 ante 0"]
-    assert refusal(c.prev, 9 * MIN) == "level 1 is the first one: there is no previous level"
+    assert refusal(c.prev, 9 * MIN) == "no previous level"
     assert c.level == 1
 
 
 def test_set_gives_the_current_entry_its_time_left():
     c = make()
     c.resume(0)
-    assert c.set(parse_mss("2:30"), MIN) == NOTHING
+    assert c.set("2:30", MIN) == NOTHING
     assert c.ms_left(MIN) == 150000 and c.length_ms == 20 * MIN
     assert c.tick(MIN + 150000) == ["* level 2 50/100 ante 100"]
     c.pause(MIN + 150000)
-    c.set(parse_mss("45:00"), 0)  # more than the level's length: allowed
+    c.set("45:00", 0)  # more than the level's length: allowed
     assert c.ms_left(0) == 45 * MIN and not c.running
-    c.set(0, 0)
+    c.set("0:00", 0)
     c.resume(10)
     assert c.tick(10) == ["* break 10:00"]
-    assert refusal(c.set, 600 * MIN + 1, 0) == "the time left is 0:00 to 600:00, not 36000001 ms"
     # The last level run out, then set again: it counts down again.
     c.next(0)
     c.tick(15 * MIN)
     assert c.final
-    c.set(parse_mss("1:00"), 20 * MIN)
+    c.set("1:00", 20 * MIN)
     assert not c.final and c.ms_left(20 * MIN + 1000) == 59000
 
 
 def test_times_are_written_and_read_as_m_ss():
     assert [mss(ms) for ms in (0, 1, 999, 1000, 59001, 60000, 754000, 36000000)] == [
         "0:00", "0:01", "0:01", "0:01", "1:00", "1:00", "12:34", "600:00"]
-    assert [parse_mss(w) for w in ("0:00", "2:30", "12:05", "600:00")] == [
-        0, 150000, 725000, 36000000]
+    c = make()
+    for word, ms in (("0:00", 0), ("2:30", 150000), ("12:05", 725000), ("600:00", 36000000)):
+        c.set(word, 0)
+        assert c.ms_left(0) == ms, word
     for bad in ("12", "1:5", "1:60", "a:00", ":30", "600:01", "1000:00", "-1:00", "1:0x",
-                "1::00", ""):
-        assert refusal(parse_mss, bad) == (
+                "1::00", "", "1:00:00"):
+        assert refusal(c.set, bad, 0) == (
             "the time left is M:SS, 0:00 to 600:00 (e.g. 12:30), not %s" % bad)
+    assert c.ms_left(0) == 36000000  # refused: unchanged
 
 
 def test_ticks_wrap_around():
@@ -221,27 +223,6 @@ def test_json_for_the_clock_command():
     assert d["next"] == {"level": 3, "sb": 100, "bb": 200, "ante": 200, "minutes": 15}
 
 
-def test_the_clock_command():
-    c = make()
-    reply, lines = c.command([], 0)
-    assert reply == "ok " + c.json(0) and lines == NOTHING
-    assert c.command(["resume"], 0) == ("ok", ["* clock running"])
-    assert c.command(["NEXT"], MIN) == ("ok", ["* level 2 50/100 ante 100"])
-    assert c.command(["prev"], MIN) == ("ok", ["* level 1 25/50 ante 0"])
-    assert c.command(["prev"], MIN) == (
-        "err clock level 1 is the first one: there is no previous level", NOTHING)
-    assert c.command(["set", "3:00"], MIN) == ("ok", NOTHING)
-    assert c.ms_left(2 * MIN) == 2 * MIN
-    assert c.command(["set", "3"], MIN) == (
-        "err clock the time left is M:SS, 0:00 to 600:00 (e.g. 12:30), not 3", NOTHING)
-    assert c.command(["pause"], 2 * MIN) == ("ok", ["* clock paused"])
-    assert c.command(["pause"], 2 * MIN) == ("ok", NOTHING)
-    usage = "err usage clock [pause|resume|next|prev|set M:SS]"
-    for args in (["stop"], ["set"], ["pause", "now"], ["set", "1:00", "x"], ["json"]):
-        assert c.command(args, 3 * MIN) == (usage, NOTHING), args
-    assert c.level == 1 and c.ms_left(3 * MIN) == 2 * MIN and not c.running
-
-
 def test_save_at_every_event_and_every_30_s_of_running():
     c = make()
     assert not c.should_save(10 * MIN)  # a fresh paused clock: nothing to save
@@ -254,7 +235,7 @@ def test_save_at_every_event_and_every_30_s_of_running():
     assert c.should_save(40000)
     c.saved(40000)
     assert not c.should_save(10 * MIN)  # paused: nothing changes
-    for event in (lambda t: c.next(t), lambda t: c.prev(t), lambda t: c.set(1000, t),
+    for event in (lambda t: c.next(t), lambda t: c.prev(t), lambda t: c.set("0:01", t),
                   lambda t: c.resume(t)):
         event(11 * MIN)
         assert c.should_save(11 * MIN)
@@ -284,15 +265,19 @@ def test_restored_after_a_power_cut_paused_at_the_time_saved():
 
 def test_damaged_saved_clock_is_refused_with_what_is_wrong():
     t = validate(SCHEDULE)[0]
-    for d, message in (
-            ([1, 2], "saved clock: must be an object, not a list"),
-            ({"entry": 4, "ms_left": 0}, "saved clock: entry 4 is not in the schedule (0..3)"),
-            ({"entry": -1, "ms_left": 0}, "saved clock: entry -1 is not in the schedule (0..3)"),
-            ({"ms_left": 0}, "saved clock: entry null is not in the schedule (0..3)"),
-            ({"entry": True, "ms_left": 0}, "saved clock: entry true is not in the schedule (0..3)"),
-            ({"entry": 1, "ms_left": "5"}, 'saved clock: ms_left "5" is not 0..36000000'),
-            ({"entry": 1, "ms_left": -5}, "saved clock: ms_left -5 is not 0..36000000")):
-        assert refusal(Clock.from_dict, t, d, 0) == message
+    assert refusal(Clock.from_dict, t, [1, 2], 0) == "saved clock: must be an object, not a list"
+    for d, entry, ms in (({"entry": 4, "ms_left": 0}, "4", "0"),
+                         ({"entry": -1, "ms_left": 0}, "-1", "0"),
+                         ({"ms_left": 0}, "null", "0"),
+                         ({"entry": True, "ms_left": 0}, "true", "0"),
+                         ({"entry": 1, "ms_left": "5"}, "1", '"5"'),
+                         ({"entry": 1, "ms_left": -5}, "1", "-5"),
+                         ({"entry": 1, "ms_left": 36000001}, "1", "36000001"),
+                         ({"entry": 1.0, "ms_left": 5}, "1.0", "5")):
+        assert refusal(Clock.from_dict, t, d, 0) == (
+            "saved clock: entry %s with ms_left %s does not fit the schedule (entries 0..3)"
+            % (entry, ms)), d
+    assert Clock.from_dict(t, {"entry": 3, "ms_left": 36000000}).ms_left(0) == 36000000
 
 
 def test_a_good_block_gets_its_defaults():
@@ -324,38 +309,36 @@ def test_validation_lists_every_problem():
     assert t is None
     expected = [
         'tournament.speed: unknown field (known: ante_kind, levels)',
-        'tournament.ante_kind: must be "each" (every player dealt in) or "bb" (the big blind '
-        'posts one for the table), not "big"',
-        "tournament.levels[1].ante: -1 is out of range 0..1000000",
+        'tournament.ante_kind: must be "each" or "bb", not "big"',
+        "tournament.levels[1].ante: must be a whole number 0..1000000, not -1",
         "tournament.levels[1]: the small blind 50 is bigger than the big blind 25",
         "tournament.levels[2].color: unknown field (known: ante, bb, minutes, sb)",
         'tournament.levels[2].sb: must be a whole number 1..1000000, not "25"',
         "tournament.levels[2].bb: missing",
-        "tournament.levels[2].minutes: 0 is out of range 1..600",
-        'tournament.levels[3]: must be a level {"sb": .., "bb": .., "ante": .., "minutes": ..}'
-        ' or a break {"break": minutes}, not a list',
-        "tournament.levels[4].sb: a break has only its minutes",
-        "tournament.levels[4].break: 0 is out of range 1..600",
-        "tournament.levels[5].minutes: 601 is out of range 1..600",
+        "tournament.levels[2].minutes: must be a whole number 1..600, not 0",
+        'tournament.levels[3]: must be a level {"sb", "bb", "ante", "minutes"} or a break '
+        '{"break"}, not a list',
+        "tournament.levels[4].sb: unknown field (known: break)",
+        "tournament.levels[4].break: must be a whole number 1..600, not 0",
+        "tournament.levels[5].minutes: must be a whole number 1..600, not 601",
         "tournament.levels[6].break: must be a whole number 1..600, not true",
         "tournament.levels[0]: the schedule starts with a level, not a break",
     ]
     assert errors == expected, errors
     # A break last (well formed this time) is reported too.
     t, errors = validate({"levels": [{"sb": 1, "bb": 2, "minutes": 5}, {"break": 5}]})
-    assert errors == ["tournament.levels[1]: the schedule ends with a level (the last level "
-                      "stays in force), not a break"]
+    assert errors == ["tournament.levels[1]: the schedule ends with a level, not a break"]
     for block, message in (
-            ([], "tournament: must be an object {\"ante_kind\": \"each\", \"levels\": [...]}, "
-                 "not a list"),
-            ({}, 'tournament.levels: missing: the schedule, e.g. [{"sb": 25, "bb": 50, '
-                 '"ante": 0, "minutes": 20}, {"break": 10}, ...]'),
-            ({"levels": []}, "tournament.levels: must be a list of levels and breaks, "
-                             "not an empty list"),
-            ({"levels": {"sb": 1}}, "tournament.levels: must be a list of levels and breaks, "
-                                    "not an object"),
-            ({"levels": [{"break": 1}] * 101}, "tournament.levels: 101 levels and breaks, "
-                                               "at most 100")):
+            ([], 'tournament: must be an object {"ante_kind": .., "levels": [..]}, not a list'),
+            ({}, "tournament.levels: must be a list of 1 to 100 levels and breaks, not null"),
+            ({"levels": []}, "tournament.levels: must be a list of 1 to 100 levels and "
+                             "breaks, not 0 of them"),
+            ({"levels": {"sb": 1}}, "tournament.levels: must be a list of 1 to 100 levels "
+                                    "and breaks, not an object"),
+            ({"levels": [{"break": 1}] * 101}, "tournament.levels: must be a list of 1 to 100 "
+                                               "levels and breaks, not 101 of them"),
+            ({"levels": [{"sb": 1, "bb": 2, "minutes": 5}], 5: 1},
+             "tournament.5: unknown field (known: ante_kind, levels)")):
         assert validate(block) == (None, [message]), validate(block)
 
 
