@@ -375,3 +375,25 @@ def test_the_clock_command_is_listed():
     out = subprocess.run([str(Path(sys.executable).parent / "dealerbutton"), "--help"],
                          capture_output=True, text=True, timeout=30).stdout
     assert re.search(r"^\s+clock\s+the tournament clock full screen", out, re.M), out
+
+
+def test_no_terminal_is_one_clear_line(tmp_path):
+    device = FakeDevice(tmp_path)
+    try:
+        proc = subprocess.run([str(Path(sys.executable).parent / "dealerbutton"), "clock",
+                               "--port", device.path], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 2
+        assert proc.stderr == ("dealerbutton clock: the clock is drawn on a terminal: run it "
+                               "in one, with its input and output not redirected\n")
+        err = tmp_path / "stderr"
+        term = Tmux("TERM=nosuchterm %s 2>%s" % (dealerbutton("clock", "--port", device.path),
+                                                  err))
+        try:
+            assert term.wait_exit() == 2, term.screen()
+        finally:
+            term.close()
+        assert err.read_text() == ("dealerbutton clock: this terminal cannot show the clock "
+                                   "(TERM=nosuchterm): setupterm: could not find terminal\n")
+    finally:
+        device.stop()

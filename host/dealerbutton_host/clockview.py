@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import curses
 import json
+import os
 import sys
 import time
 from typing import Callable, List, Optional, Tuple
@@ -52,6 +53,10 @@ ANTE_KINDS = {"each": "every player", "bb": "big-blind ante"}
 
 class NoClock(DeviceError):
     """The device does not know the `clock` command."""
+
+
+class NoTerminal(DeviceError):
+    """There is no terminal to draw on (reported like a device problem: one line)."""
 
 
 # -- large characters -------------------------------------------------------------------
@@ -331,4 +336,11 @@ def main(port: str, timeout: float = 5.0) -> int:
             raise
         return client
 
-    return run(connect, port, ClockModel("dealerbutton clock  %s" % port))
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise NoTerminal("the clock is drawn on a terminal: run it in one, with its input "
+                         "and output not redirected")
+    try:
+        return run(connect, port, ClockModel("dealerbutton clock  %s" % port))
+    except curses.error as e:
+        raise NoTerminal("this terminal cannot show the clock (TERM=%s): %s"
+                         % (os.environ.get("TERM", ""), e)) from None
