@@ -220,6 +220,7 @@ class Clock:
     def from_dict(cls, tournament, d, now_ms=0):
         """A clock back from to_dict(): paused at the time saved, `restored` until resumed.
         ValueError (with what is wrong) for data that does not fit the schedule."""
+        from dealerbutton.config import _show
         c = cls(tournament, now_ms)
         if not isinstance(d, dict):
             raise ValueError("saved clock: must be an object, not %s" % _show(d))
@@ -243,46 +244,26 @@ class Clock:
 
 # -- config.json's "tournament" block ----------------------------------------------------------
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _show(v):
-    """A value as a message quotes it: 5, true, null, "text", a list, an object."""
-    if isinstance(v, (list, dict)):
-        return "a list" if isinstance(v, list) else "an object"
-    if isinstance(v, str):
-        return '"%s"' % v[:20]
-    return "null" if v is None else str(v).lower()
-
-
-def _whole(errors, where, v, lo, hi):
-    if _is_int(v) and lo <= v <= hi:
-        return True
-    errors.append("%s: must be a whole number %d..%d, not %s" % (where, lo, hi, _show(v)))
-    return False
-
-
-def _keys(errors, where, d, known):
-    """Report d's unknown field names."""
-    for k in sorted([str(k) for k in d]):
+def _unknown(errors, where, names, known):
+    for k in names:
         if k not in known:
             errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
 
 
 def validate(block):
-    """Check config.json's "tournament" block. Returns (tournament, errors): errors lists
-    every problem as "tournament.levels[2].bb: ..."; tournament is the block with its
-    defaults filled in (ante_kind "each", ante 0), or None when errors is not empty."""
+    """Check config.json's "tournament" block (config.validate's part for it, in its
+    wording). Returns (tournament, errors): errors lists every problem as
+    "tournament.levels[2].bb: ..."; tournament is the block with its defaults filled in
+    (ante_kind "each", ante 0), or None when errors is not empty."""
+    from dealerbutton.config import _names, _one_of, _show
     errors = []
     if not isinstance(block, dict):
         errors.append('tournament: must be an object {"ante_kind": .., "levels": [..]}, not '
                       + _show(block))
         return None, errors
-    _keys(errors, "tournament", block, ("ante_kind", "levels"))
+    _unknown(errors, "tournament", _names(errors, "tournament", block), ("ante_kind", "levels"))
     kind = block.get("ante_kind", "each")
-    if kind not in ANTE_KINDS or not isinstance(kind, str):
-        errors.append('tournament.ante_kind: must be "each" or "bb", not ' + _show(kind))
+    _one_of(errors, "tournament.ante_kind", kind, ANTE_KINDS)
     schedule = block.get("levels")
     levels = []
     if not isinstance(schedule, list) or not 0 < len(schedule) <= MAX_ENTRIES:
@@ -302,22 +283,25 @@ def validate(block):
 
 
 def _check_entry(errors, where, e):
+    from dealerbutton.config import _int_in, _names, _show
     if not isinstance(e, dict):
         errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
                       '{"break"}, not %s' % (where, _show(e)))
         return None
     n = len(errors)
     if "break" in e:
-        _keys(errors, where, e, ("break",))
+        known = ("break",)
         checks = (("break", 1, MAX_MINUTES),)
+        out = {}
     else:
-        _keys(errors, where, e, LEVEL_FIELDS)
+        known = LEVEL_FIELDS
         checks = (("sb", 1, MAX_CHIPS), ("bb", 1, MAX_CHIPS), ("ante", 0, MAX_CHIPS),
                   ("minutes", 1, MAX_MINUTES))
-    out = {} if "break" in e else {"ante": 0}
+        out = {"ante": 0}
+    _unknown(errors, where, _names(errors, where, e), known)
     for k, lo, hi in checks:
         if k in e:
-            if _whole(errors, where + "." + k, e[k], lo, hi):
+            if _int_in(errors, where + "." + k, e[k], lo, hi):
                 out[k] = e[k]
         elif k != "ante":
             errors.append("%s.%s: missing" % (where, k))
