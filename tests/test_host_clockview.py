@@ -212,6 +212,27 @@ def test_layout_of_a_break_paused_blinking_and_a_new_level():
     assert any(ln.strip() == "last level: the blinds stay" for ln in lines)
 
 
+def test_layout_says_what_is_wrong_on_the_last_line():
+    c = firmware_clock()
+    c.resume(0)
+    m = model_of(c, 0, at=0.0)
+    m.connection = "disconnected: /dev/ttyACM0: Input/output error; waiting for the device " \
+                   "to come back"
+    items, lines = screen(m, 80, 24, 0.0)
+    assert lines[1].strip() == "LEVEL 1"
+    t = block_at(lines, clockview.big_rows("20:00", 4, 2))
+    assert t >= 2, "\n".join(lines)
+    # The time last heard of is dimmed: the device may have been paused meanwhile.
+    assert {it[3] for it in items if clockview.PIXEL in it[2] and it[0] < t + 10} == {"dim"}
+    assert lines[23] == ("disconnected: /dev/ttyACM0: Input/output error; waiting for the "
+                         "device  q: quit")  # cut short of the keys
+    empty = clockview.ClockModel("test")
+    empty.error = "the device says: no tournament in config.json"
+    _, lines = screen(empty, 80, 24, 0.0)
+    assert lines[12].strip() == "(waiting for the clock)"
+    assert lines[23].startswith("the device says: no tournament in config.json")
+
+
 # -- in a real terminal ---------------------------------------------------------------------
 # A device on a pseudo-terminal whose `clock` is the firmware's Clock, running on real time;
 # CLOCK_FIFO feeds it `clock ...` lines as if its buttons had been pressed (their events go

@@ -195,14 +195,21 @@ def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]
     def centre(y, text, style=None):
         put(y, max(0, (width - len(text)) // 2), text, style)
 
+    def footer():
+        """The last line: what is wrong, else the last clock event; and how to quit."""
+        keys = "q: quit"
+        room = max(0, width - len(keys) - 2)
+        if model.connection or model.error:
+            put(height - 1, 0, (model.connection or model.error)[:room], "error")
+        elif model.last_event:
+            put(height - 1, 0, ("last: " + model.last_event)[:room], "dim")
+        put(height - 1, max(0, width - len(keys) - 1), keys, "reverse")
+
     put(0, 0, model.title, "bold")
-    if model.connection:
-        put(1 if height > 4 else 0, 0, model.connection, "error")
     c = model.clock
     if c is None:
-        centre(height // 2, model.error or "(waiting for the clock)",
-               "error" if model.error else "dim")
-        put(height - 1, 0, "q: quit", "reverse")
+        centre(height // 2, "(waiting for the clock)", "dim")
+        footer()
         return items
 
     ms = model.ms_left(now)
@@ -234,6 +241,7 @@ def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]
         time_style = "error" if coming else "bold"
     if model.connection:
         time_style = "dim"  # the last time heard of: the device may have paused meanwhile
+
     def block(y, text, sx, sy, style):
         """text in large characters (plain if it does not fit) from row y; the next row."""
         for row in big_rows(text, sx, sy) if sy else [text]:
@@ -241,30 +249,25 @@ def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]
             y += 1
         return y
 
-    centre(1 if not model.connection else 2, label, "reverse" if paused else "bold")
+    centre(1, label, "reverse" if paused else "bold")
     y = block(y, time_text, time_sx, time_sy, time_style) + 1
     y = block(y, big2, b_sx, b_sy, "error" if now < model.flash_until else "bold")
     for line in below:
         if y < height - 1:
             centre(y, line, "bold")
         y += 1
-    footer = "q: quit"
-    if model.error:
-        put(height - 1, 0, model.error, "error")
-    elif model.last_event:
-        put(height - 1, 0, "last: " + model.last_event, "dim")
-    put(height - 1, max(0, width - len(footer) - 1), footer, "reverse")
+    footer()
     return items
 
 
 # -- the screen ---------------------------------------------------------------------------
-def run(connect: Callable[[], Client], describe: str, model: ClockModel) -> int:
+def run(connect: Callable[[], Client], model: ClockModel) -> int:
     """The full-screen clock until q; always gives the terminal back in its old state.
     NoClock ends it (after the terminal is restored) for the caller to report."""
-    return curses.wrapper(_loop, connect, describe, model)
+    return curses.wrapper(_loop, connect, model)
 
 
-def _loop(stdscr, connect, describe: str, model: ClockModel) -> int:
+def _loop(stdscr, connect, model: ClockModel) -> int:
     try:
         curses.curs_set(0)
     except curses.error:
@@ -340,7 +343,7 @@ def main(port: str, timeout: float = 5.0) -> int:
         raise NoTerminal("the clock is drawn on a terminal: run it in one, with its input "
                          "and output not redirected")
     try:
-        return run(connect, port, ClockModel("dealerbutton clock  %s" % port))
+        return run(connect, ClockModel("dealerbutton clock  %s" % port))
     except curses.error as e:
         raise NoTerminal("this terminal cannot show the clock (TERM=%s): %s"
                          % (os.environ.get("TERM", ""), e)) from None
