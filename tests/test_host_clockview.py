@@ -60,7 +60,9 @@ def test_large_characters_scale_and_fit():
     assert clockview.big_width("12:34", 1) == 17 and clockview.big_width("12:34", 4) == 68
     assert all(len(r) == 68 for r in clockview.big_rows("12:34", 4, 2))
     assert clockview.fit("12:34", 80, 11) == (4, 2)  # 68 x 10
-    assert clockview.fit("12:34", 200, 52) == (10, 5)  # the widest that keeps the shape
+    # Width short for 2:1 pixels: larger ones, down to 1.5:1, rather than smaller ones.
+    assert clockview.fit("12:34", 200, 52) == (11, 7)
+    assert clockview.fit("50/100", 132, 15) == (5, 3)
     assert clockview.fit("12:34", 200, 52, max_sy=3) == (6, 3)
     assert clockview.fit("25000/50000", 80, 20) == (1, 1)  # too wide at 2x1: narrower
     assert clockview.fit("25000/50000", 40, 20) == (0, 0)  # not even 1x1: plain text
@@ -166,8 +168,8 @@ def test_layout_scales_up_and_down():
     c = firmware_clock()
     m = model_of(c, 0, at=0.0)
     _, lines = screen(m, 200, 60, 0.0)
-    assert block_at(lines, clockview.big_rows("20:00", 10, 5)) >= 2
-    assert block_at(lines, clockview.big_rows("25/50", 10, 5)) > 0
+    assert block_at(lines, clockview.big_rows("20:00", 11, 7)) >= 2
+    assert block_at(lines, clockview.big_rows("25/50", 6, 3)) > 0
     assert lines[1].strip() == "LEVEL 1   PAUSED"
     assert any(ln.strip() == "no ante" for ln in lines)
     assert any(ln.strip() == "next: level 2   50/100   ante 100   (20 min)" for ln in lines)

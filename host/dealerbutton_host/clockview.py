@@ -80,10 +80,12 @@ def big_rows(text: str, sx: int, sy: int, pixel: str = PIXEL) -> List[str]:
 
 def fit(text: str, width: int, rows: int, max_sy: int = 1000) -> Tuple[int, int]:
     """The largest scale (sx, sy) at which text fits: pixels twice as wide as high (a
-    terminal cell is about twice as high as wide), else 1x1; (0, 0) if it does not fit."""
+    terminal cell is about twice as high as wide), or down to 1.5 times where the width
+    is short, else 1x1; (0, 0) if it does not fit."""
     for sy in range(min(rows // 5, max_sy), 0, -1):
-        if big_width(text, 2 * sy) <= width:
-            return 2 * sy, sy
+        for sx in range(2 * sy, (3 * sy + 1) // 2 - 1, -1):
+            if big_width(text, sx) <= width:
+                return sx, sy
     if rows >= 5 and big_width(text, 1) <= width:
         return 1, 1
     return 0, 0
