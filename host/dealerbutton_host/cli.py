@@ -82,6 +82,13 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="seconds to wait for a reply")
 
+    c = sub.add_parser("clock", help="the tournament clock full screen, in large digits, for "
+                       "a screen at the table",
+                       description="Show a board's tournament clock (or the emulator's, "
+                       "through its pty) full screen: level, blinds, ante, time left, next "
+                       "level, breaks. Reconnects when the board resets. q quits.")
+    c.add_argument("--port", help="serial port (default: the first USB board)")
+
     s = sub.add_parser("simulate", help="play random sessions through the rules core, "
                        "check every invariant, print a fairness report")
     s.add_argument("--seed", type=int, default=1, help="random seed (same seed, same report)")
@@ -121,6 +128,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                           target=args.target, reset=not args.no_reset, out=_say)
         if args.command == "monitor":
             return monitor(args)
+        if args.command == "clock":
+            from .clockview import main as clock_main
+
+            return clock_main(_monitor_port(args))
         if args.command == "simulate":
             from .simulate import main as simulate_main
 
