@@ -41,6 +41,7 @@ def make_ring(cfg):
 
 class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
+    repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
 
     def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0):
         """cfg: a validated config; pins[0] the next-hand button, pins[s] seat s (value() == 0
@@ -144,6 +145,12 @@ class App:
             out[j + 1] = _HEX[b[i] & 15]
             j += 2
         return str(out, "ascii")
+
+    def hand_over(self):
+        """The `repl` command: the board's loop ends after this reply and leaves the serial
+        line to the REPL (Ctrl-C on again, watchdog off)."""
+        self.repl_requested = True
+        return "ok repl"
 
     def config_json(self):
         return config.to_json(self.cfg)
@@ -324,7 +331,9 @@ class App:
 class Rejected:
     """What runs instead of the table when config.json was refused: the ring shows the
     error pattern (if there is a strip), every command is answered `err config ...`
-    (ping and version still work), nothing else happens."""
+    (ping, version and repl still work), nothing else happens."""
+
+    repl_requested = False
 
     def __init__(self, cfg, errors, strip, write, now_ms=0):
         self.message = config.message(errors)
@@ -349,6 +358,9 @@ class Rejected:
             return "ok pong"
         if words == ["version"]:
             return "ok " + VERSION
+        if words == ["repl"]:
+            self.repl_requested = True
+            return "ok repl"
         return "err config " + self.message
 
     def tick(self, now_ms):

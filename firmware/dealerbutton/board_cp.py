@@ -279,7 +279,7 @@ class Input:
     def pump(self, app):
         runtime = self.runtime
         n = 0
-        while n < INPUT_MAX and runtime.serial_bytes_available:
+        while n < INPUT_MAX and not app.repl_requested and runtime.serial_bytes_available:
             c = self.read(1)
             if not c:
                 break
@@ -288,7 +288,7 @@ class Input:
 
 
 def run(loops=None):
-    """Start the device: never returns on the board except after Ctrl-C."""
+    """Start the device: never returns on the board except after `repl` or Ctrl-C."""
     global app
     if loops is None:
         loops = max_loops
@@ -321,6 +321,11 @@ def run(loops=None):
         while loops is None or n < loops:
             n += 1
             host.pump(app)
+            if app.repl_requested:      # `repl`: leave the line to the REPL
+                stopped = stop_watchdog(wdt)
+                print("dealerbutton: the REPL is free (repl command)%s"
+                      % ("" if stopped else " (the watchdog resets the board in 8 s)"))
+                return
             app.tick(now_ms())
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy

@@ -6,7 +6,8 @@ pseudo-terminal), under CPython or the `micropython` command.
 
 Nobody presses its buttons by hand: use the `press N` / `hold N` commands. The ring is a
 CaptureStrip (see the `leds` command); the table is saved in DIR/state.json as on the board,
-so a restart resumes the game. End of input ends it.
+so a restart resumes the game. End of input ends it, and so does `repl` (which on the board
+hands the serial line to the REPL).
 """
 
 import sys
@@ -211,7 +212,10 @@ def main(argv=None):
             if data is None:
                 break
             if data:
-                app.feed(data)
+                for i in range(len(data)):
+                    app.feed(data[i:i + 1])
+                    if app.repl_requested:
+                        return 0   # `repl`: the board leaves its loop here, and so does this
             app.tick(ticks_ms())
     except KeyboardInterrupt:
         return 130

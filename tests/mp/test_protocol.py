@@ -27,11 +27,27 @@ def test_lines_and_crlf():
     assert e.out == ["ok got 4", "ok got 5", "ok got 0"]
 
 
+def test_cr_lf_and_crlf_each_end_a_line():
+    e = Echo()
+    e.p.feed(b"ping\r")                     # a serial terminal's Enter: answered at once
+    assert e.out == ["ok got 4"]
+    e.p.feed(b"\nstate\rhand\nleds\r\nx\n\r")   # CRLF is one line end; LF CR is two
+    assert e.lines == ["ping", "state", "hand", "leds", "x", ""], e.lines
+    e.p.feed(b"\r\r\n\n")                  # CR, CRLF, LF: three empty lines
+    assert e.lines[6:] == ["", "", ""], e.lines
+    e.p.feed(b"a\r")
+    e.p.feed(b"\n")                          # a CRLF split across two feeds is still one
+    e.p.feed(b"b\n")
+    assert e.lines[9:] == ["a", "b"], e.lines
+
+
 def test_line_split_across_feeds():
     e = Echo()
-    for b in b"sit 3\r":
+    for b in b"sit 3":
         e.p.feed(bytes([b]))
     assert e.out == []
+    e.p.feed(b"\r")
+    assert e.lines == ["sit 3"] and e.out == ["ok got 5"]
     e.p.feed(b"\nx")
     assert e.lines == ["sit 3"] and e.out == ["ok got 5"]
 
@@ -61,12 +77,18 @@ def test_non_printable_bytes():
     e = Echo()
     e.p.feed(b"pi\x00ng\n")
     e.p.feed(b"\xffping\n")
-    e.p.feed(b"a\rb\n")
     e.p.feed(b"tab\there\n")
+    for c in (3, 4, 1, 2, 0x1B, 0x7F):        # Ctrl-C, Ctrl-D, Ctrl-A, Ctrl-B, ESC, DEL
+        e.p.feed(b"ab" + bytes([c]) + b"\r")
     assert e.out == ["err usage non-printable byte 0x00 at column 3",
                      "err usage non-printable byte 0xff at column 1",
-                     "err usage non-printable byte 0x0d at column 2",
-                     "err usage non-printable byte 0x09 at column 4"], e.out
+                     "err usage non-printable byte 0x09 at column 4",
+                     "err usage non-printable byte 0x03 at column 3",
+                     "err usage non-printable byte 0x04 at column 3",
+                     "err usage non-printable byte 0x01 at column 3",
+                     "err usage non-printable byte 0x02 at column 3",
+                     "err usage non-printable byte 0x1b at column 3",
+                     "err usage non-printable byte 0x7f at column 3"], e.out
     assert e.lines == []
 
 
@@ -96,14 +118,15 @@ def test_garbage_gets_exactly_one_reply_per_line_and_changes_nothing():
     before = rig.table.to_dict()
     rnd = lcg(7)
     words = [b"sit", b"away", b"deal", b"undo", b"leave", b"press", b"hold", b"9", b"0",
-             b"-1", b"x", b"post", b"wait", b"\xff", b"\x00", b" ", b"  ", b"\r", b"99999"]
+             b"-1", b"x", b"post", b"wait", b"\xff", b"\x00", b" ", b"  ", b"\x03", b"99999"]
     lines = 0
     for _ in range(300):
         n = rnd() % 6
         parts = []
         for _ in range(n):
             if rnd() % 3 == 0:
-                parts.append(bytes([rnd() % 256 for _ in range(rnd() % 8)]).replace(b"\n", b""))
+                part = bytes([rnd() % 256 for _ in range(rnd() % 8)])
+                parts.append(part.replace(b"\n", b"").replace(b"\r", b""))  # no line ends
             else:
                 parts.append(words[rnd() % len(words)])
         line = b" ".join(parts)
