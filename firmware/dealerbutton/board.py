@@ -14,7 +14,7 @@ import machine
 import neopixel
 
 from dealerbutton import config, store
-from dealerbutton.app import App, Rejected
+from dealerbutton.app import App, start_refused
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -86,6 +86,22 @@ def stop_watchdog():
     return False
 
 
+RESET_CAUSES = (("PWRON_RESET", "power-on"), ("HARD_RESET", "reset"), ("WDT_RESET", "watchdog"),
+                ("DEEPSLEEP_RESET", "deep sleep"), ("SOFT_RESET", "soft reset"))
+
+
+def reset_cause():
+    """Why the board started, in words (machine.reset_cause())."""
+    try:
+        cause = machine.reset_cause()
+    except AttributeError:
+        return "unknown"
+    for name, words in RESET_CAUSES:
+        if getattr(machine, name, None) == cause:
+            return words
+    return "unknown"
+
+
 def start():
     """The App of config.json (or the refused-config mode) and the watchdog (None when the
     config was refused), as run() starts them."""
@@ -93,14 +109,8 @@ def start():
     now = now_ms()
     wdt = None
     if errors:
-        strip = None
-        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
-            try:
-                strip = make_strip(cfg)
-            except Exception:  # noqa: BLE001 - the message must still go out
-                strip = None
         _write("dealerbutton: " + config.message(errors))
-        app = Rejected(cfg, errors, strip, _write, now)
+        app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
                   store.Store(store.OsFs(STATE_DIR)), now_ms=now)
@@ -164,12 +174,15 @@ def run(loops=None, console=None):
     if loops is None:
         loops = max_loops
     app, wdt = start()
+    stats = app.stats
+    stats.reset_cause = reset_cause()
     console = console or Console()
     console.own()
     n = 0
     try:
         while loops is None or n < loops:
             n += 1
+            stats.start()
             console.pump(app)
             if app.repl_requested:
                 console.release()
@@ -178,9 +191,11 @@ def run(loops=None, console=None):
                        "the app again%s" % ("" if stopped else
                                             " (the watchdog resets the board in 8 s)"))
                 return
-            app.tick(now_ms())
+            now = now_ms()
+            app.tick(now)
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
+            stats.turn(app.last_frame == now)   # collects garbage after a frame if due
             sleep_ms(LOOP_MS)
         console.release()
     except KeyboardInterrupt:

@@ -28,9 +28,12 @@ class Protocol:
         self.n = 0
         self.overflow = False
         self.after_cr = False       # the last byte was a CR: an LF now is its CRLF
+        self.paused = False         # the line was handed to the REPL: the rest is not ours
 
     def feed(self, data):
         for b in data:
+            if self.paused:
+                return
             if b == _LF and self.after_cr:
                 self.after_cr = False   # the line ended at its CR already
             elif b == _CR or b == _LF:
@@ -110,10 +113,10 @@ def state_json(t):
 # -- commands --------------------------------------------------------------------------
 
 COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
-            "undo", "press", "hold", "leds", "config", "repl")
+            "undo", "press", "hold", "leds", "config", "repl", "stats")
 # What each command takes (the `err usage` replies), where it takes more than its name.
 USAGE = {
-    "sit": "sit N [post]",
+    "sit": "sit N [post|wait]",
     "away": "away N",
     "back": "back N [wait]",
     "choose": "choose N post|wait",
@@ -148,7 +151,7 @@ def command(app, line):
     if cmd not in COMMANDS:
         return "err unknown command %s (commands: %s)" % (cmd[:20], " ".join(sorted(COMMANDS)))
     t = app.table
-    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config", "repl"):
+    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config", "repl", "stats"):
         if args:
             return _usage(cmd)
         if cmd == "ping":
@@ -167,6 +170,8 @@ def command(app, line):
             return "ok " + app.leds()
         if cmd == "repl":
             return app.hand_over()
+        if cmd == "stats":
+            return "ok " + app.stats.json()
         return "ok " + app.config_json()
     if cmd == "deal":
         if len(args) > 1:
@@ -188,7 +193,7 @@ def command(app, line):
         if option is not None:
             return _usage(cmd)
         return app.press(seat, cmd == "hold")
-    if cmd == "sit" and option not in (None, "post"):
+    if cmd == "sit" and option not in (None, "post", "wait"):
         return _usage(cmd)
     if cmd == "back" and option not in (None, "wait"):
         return _usage(cmd)

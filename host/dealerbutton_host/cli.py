@@ -88,6 +88,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
 
+    b = sub.add_parser("bench", help="the firmware's benchmark on this machine, or with --port "
+                       "the figures a running board (or the emulator's pty) reports")
+    b.add_argument("--port", help="serial port of the board (or the emulator's pty)")
+
     sub.add_parser("version", help="print the firmware version")
     return p
 
@@ -113,6 +117,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                           target=args.target, reset=not args.no_reset, out=_say)
         if args.command == "monitor":
             return monitor(args)
+        if args.command == "bench":
+            if args.port:
+                from .boardstats import main as stats_main
+
+                return stats_main(args.port)
+            from .bench import main as bench_main
+
+            return bench_main([])
         if args.command == "simulate":
             from .simulate import main as simulate_main
 

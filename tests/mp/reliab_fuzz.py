@@ -20,7 +20,7 @@ PRINTABLE = bytes(range(32, 127))
 
 # What the reply to a line of each kind starts with.
 EXPECT = {
-    "valid": ("ok", "err rule ", "err seat ", "err nohand "),
+    "valid": ("ok", "err rule ", "err nohand "),
     "empty": ("ok",),
     "unknown": ("err unknown ",),
     "usage": ("err usage ",),
