@@ -31,15 +31,14 @@ _LIVE_BB = const(8)
 _DEAD_SB = const(1)
 
 UNDO_DEPTH = const(40)
-# An undo record after the seats' bytes: the numbers of the last hand and the levels (these
-# attributes, of _SIZES bytes each), then the count of the last hand's posts and the posts.
+# An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
+# _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
+# The two levels of the record are kept beside it, in a list (see _save_for_undo).
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
-           "_passed", "_travel", "_sb", "_big", "_ante", "_kind", "_hand_sb", "_hand_big",
-           "_hand_ante", "_hand_kind")
-_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x04\x04\x04\x01\x04\x04\x04\x01"
-RECORD_BYTES = const(42)  # sum(_SIZES) + 1 (the count of posts), before the seats and posts
+           "_passed", "_travel")
+_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
 FORMAT = const(2)
-MAX_CHIPS = const(1000000000)  # the biggest blind or ante: four bytes in an undo record
+MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
 STATUSES = ("empty", "active", "away", "waiting")
 RULE_SETS = ("dead", "moving", "simple")
@@ -50,17 +49,16 @@ class RuleError(ValueError):
     """An event the rules refuse; the table is left unchanged."""
 
 
-def _level_kind(sb, bb, ante, ante_kind):
-    """Check a level (T4); its ante kind as a number (0: each, 1: bb)."""
-    if type(sb) is not int or type(bb) is not int or not 0 < sb <= bb <= MAX_CHIPS:
-        raise RuleError("level: the blinds must be whole numbers with 0 < small <= big"
-                        " <= %d, not %r/%r" % (MAX_CHIPS, sb, bb))
-    if type(ante) is not int or not 0 <= ante <= MAX_CHIPS:
-        raise RuleError("level: the ante must be a whole number from 0 to %d, not %r"
-                        % (MAX_CHIPS, ante))
-    if ante_kind != "each" and ante_kind != "bb":
-        raise RuleError("level: the ante kind is each or bb, not %r" % (ante_kind,))
-    return 1 if ante_kind == "bb" else 0
+def _check_level(sb, bb, ante, ante_kind):
+    """Check a level (T4): small blind, big blind, ante, ante kind."""
+    for x in (sb, bb, ante):
+        if type(x) is not int or not 0 <= x <= MAX_CHIPS:
+            break
+    else:
+        if 0 < sb <= bb and ante_kind in ANTE_KINDS:
+            return
+    raise RuleError("level %r/%r ante %r %r: blinds and ante are whole numbers up to %d,"
+                    " 0 < sb <= bb, kind each or bb" % (sb, bb, ante, ante_kind, MAX_CHIPS))
 
 
 def _count(seats):
@@ -100,26 +98,18 @@ class Table:
             raise RuleError("a table has 2 to 12 seats, not %r" % (seats,))
         if rules not in RULE_SETS:
             raise RuleError("rules must be dead, moving or simple, not %r" % (rules,))
-        if tournament is not True and tournament is not False:
-            raise RuleError("tournament must be True or False, not %r" % (tournament,))
         try:
             small, big = stakes
         except (TypeError, ValueError):
             raise RuleError("stakes must be two whole numbers (small, big), not %r"
                             % (stakes,)) from None
-        if (type(small) is not int or type(big) is not int
-                or not 0 < small <= big <= MAX_CHIPS):
-            raise RuleError("stakes must be whole numbers with 0 < small <= big <= %d, not %r"
-                            % (MAX_CHIPS, stakes))
+        _check_level(small, big, 0, "each")
         self.seats = seats
         self.rules = rules
-        self.tournament = tournament
-        # The level of the next deal (T4) and the one the last hand was dealt at: small
-        # blind, big blind, ante, ante kind (0: each, 1: the big blind's).
-        self._sb = self._hand_sb = small
-        self._big = self._hand_big = big
-        self._ante = self._hand_ante = 0
-        self._kind = self._hand_kind = 0
+        self.tournament = tournament is True
+        # The level of the next deal (T4) and the one the last hand was dealt at: (small
+        # blind, big blind, ante, ante kind), made by set_level, never changed.
+        self._level = self._hand_level = (small, big, 0, "each")
         self._players = bytearray(seats + 1)  # each seat's player byte; index 0 unused
         self._hands = 0
         # The last hand: its button seat, SB position, SB player (0: none), BB player,
@@ -135,8 +125,10 @@ class Table:
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 2 * seats + RECORD_BYTES bytes each (see _save_for_undo) in a ring made once.
-        self._undo = bytearray(UNDO_DEPTH * (2 * seats + RECORD_BYTES))
+        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once, and the two
+        # levels of each record.
+        self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
+        self._undo_levels = [None] * (2 * UNDO_DEPTH)
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
         self._hand = None
@@ -151,12 +143,12 @@ class Table:
     @property
     def stakes(self):
         """(small blind, big blind) of the next deal."""
-        return (self._sb, self._big)
+        return self._level[:2]
 
     @property
     def level(self):
         """(small blind, big blind, ante, ante kind) of the next deal (T4)."""
-        return (self._sb, self._big, self._ante, ANTE_KINDS[self._kind])
+        return self._level
 
     @property
     def hand(self):
@@ -182,8 +174,8 @@ class Table:
     def owes(self, seat):
         """(live, dead): what this player must post to be dealt in before the BB reaches him."""
         self._check_seat(seat)
-        small = self._sb
-        big = self._big
+        small = self._level[0]
+        big = self._level[1]
         player = self._players[seat]
         status = player & _STATUS
         if status == _EMPTY or self.tournament:  # T1: nobody owes anything
@@ -281,14 +273,12 @@ class Table:
         "each" (every player dealt in posts it) or "bb" (the big blind posts one for the
         table). An event, like a seat event, and True; the level already in force changes
         nothing and is no event: False."""
-        kind = _level_kind(sb, bb, ante, ante_kind)
-        if sb == self._sb and bb == self._big and ante == self._ante and kind == self._kind:
+        _check_level(sb, bb, ante, ante_kind)
+        level = (sb, bb, ante, ANTE_KINDS[ante_kind == "bb"])
+        if level == self._level:
             return False
         self._save_for_undo()
-        self._sb = sb
-        self._big = bb
-        self._ante = ante
-        self._kind = kind
+        self._level = level
         return True
 
     def undo(self):
@@ -297,13 +287,13 @@ class Table:
             raise RuleError("nothing to undo")
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
-        self._restore_from_undo(self._top * (2 * self.seats + RECORD_BYTES))
+        self._restore_from_undo(self._top)
 
     def deal(self, button=None):
         """Deal the next hand (the first one with the seat that won the draw for the button)."""
         players = self._players
         tournament = self.tournament
-        active = self._in_play()
+        active = self._seats_with(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
             raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
@@ -337,7 +327,7 @@ class Table:
             (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
              eligible) = self._plan(button)
             dealt = eligible | 1 << bb
-        active = self._in_play() & dealt
+        active = self._seats_with(_ACTIVE) & dealt
         heads_up = _count(dealt) == 2
         if heads_up:  # H1, H2: the BB keeps moving; the other player has the button and SB
             if first:
@@ -351,11 +341,11 @@ class Table:
         else:
             sb_player = 0
         # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
-        # them; a missed blind stays marked until it is paid. Not in a tournament (T1).
+        # them; a missed blind stays marked until it is paid. (T1: at a tournament table
+        # only a new player may be held out.)
         for seat in range(1, n + 1):
             player = players[seat]
-            if (player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1
-                    and not tournament):
+            if player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1:
                 if bb_passes >> seat & 1:
                     player |= _MISSED_BB
                 if sb_passes >> seat & 1:
@@ -369,10 +359,7 @@ class Table:
                 pass
             elif seat == bb:
                 post = _LIVE_BB  # M4: a big blind and nothing extra
-            elif tournament:
-                if seat == sb_player:
-                    post = _LIVE_SB  # T1: the blinds of the positions, nothing else
-            else:
+            else:  # (T1: at a tournament table nobody waiting owes, nobody new posts)
                 if player & _STATUS == _WAITING:
                     if player & _NEW:
                         if not self._plays_free(seat, passed, travel):
@@ -392,9 +379,8 @@ class Table:
             player = players[seat] & ~(_CARRIES_SB | _PAID_BB)
             if tournament and player:
                 # T1: away is only shown; T2: a newcomer held out waits for one hand
-                if player & _STATUS != _AWAY:
-                    player = _ACTIVE if dealt >> seat & 1 else _WAITING
-                player &= _STATUS
+                player = (_AWAY if player & _STATUS == _AWAY
+                          else _ACTIVE if dealt >> seat & 1 else _WAITING)
             elif dealt >> seat & 1:
                 player = _ACTIVE
             if paid_bb >> seat & 1:
@@ -408,24 +394,15 @@ class Table:
         self._sb_player = sb_player
         self._bb = bb
         self._dealt = dealt
-        self._hand_sb = self._sb
-        self._hand_big = self._big
-        self._hand_ante = self._ante
-        self._hand_kind = self._kind
+        self._hand_level = self._level
         # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
         # the first seat after the button.
-        k = 0
-        for seat in range(1, n + 1):
-            if posting[seat]:
-                k += 1
-        posts = bytearray(k)
-        k = 0
+        posts = bytearray()
         seat = button_seat
         for _ in range(n):
             seat = seat % n + 1
             if posting[seat]:
-                posts[k] = seat * 16 + posting[seat]
-                k += 1
+                posts.append(seat * 16 + posting[seat])
         self._posts = bytes(posts)
         self._left = 0
         self._passed = passed
@@ -439,8 +416,7 @@ class Table:
         """The whole table as plain JSON-compatible data (short keys, lists)."""
         return {
             "v": FORMAT, "n": self.seats, "r": self.rules, "t": 1 if self.tournament else 0,
-            "k": [self._sb, self._big, self._ante, ANTE_KINDS[self._kind]],
-            "l": [self._hand_sb, self._hand_big, self._hand_ante, ANTE_KINDS[self._hand_kind]],
+            "k": list(self._level), "l": list(self._hand_level),
             "h": self._hands, "f": list(self._players[1:]),
             "p": [self._button, self._sb_seat, self._sb_player, self._bb, self._dealt,
                   self._left, self._passed, self._travel],
@@ -454,30 +430,27 @@ class Table:
         Format 1 (before levels and tournaments) is read as a cash game without antes."""
         try:
             version = d["v"]
-            if version != FORMAT and version != 1:
-                raise RuleError("table data format %r is not %d" % (version, FORMAT))
+            level = d["k"]
             if version == 1:
-                level = hand_level = list(d["k"]) + [0, "each"]
+                level = hand_level = level + [0, "each"]
                 tournament = 0
-            else:
-                level = d["k"]
+            elif version == FORMAT:
                 hand_level = d["l"]
                 tournament = d["t"]
-            if len(level) != 4 or len(hand_level) != 4 or type(tournament) is not int:
-                raise RuleError("table data is inconsistent")
-            t = cls(d["n"], d["r"], (level[0], level[1]), tournament == 1)
-            t._kind = _level_kind(level[0], level[1], level[2], level[3])
-            t._ante = level[2]
-            t._hand_kind = _level_kind(hand_level[0], hand_level[1], hand_level[2],
-                                       hand_level[3])
-            t._hand_sb, t._hand_big, t._hand_ante = hand_level[0], hand_level[1], hand_level[2]
+            else:
+                raise RuleError("table data format %r is not %d" % (version, FORMAT))
+            t = cls(d["n"], d["r"], level[:2], tournament == 1)
+            _check_level(*level)
+            _check_level(*hand_level)
+            t._level = tuple(level)
+            t._hand_level = tuple(hand_level)
             n = t.seats
             players = d["f"]
             hands = d["h"]
             last = d["p"]
             posts = d["q"]
             ok = (len(players) == n and type(hands) is int and hands >= 0 and len(last) == 8
-                  and len(posts) <= n and 0 <= tournament <= 1)
+                  and len(posts) <= n and type(tournament) is int and 0 <= tournament <= 1)
             for x in players:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in last + posts:
@@ -514,41 +487,41 @@ class Table:
 
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
-        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count."""
+        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count;
+        beside it, in _undo_levels, the two levels (references: nothing allocated)."""
         n = self.seats
         players = self._players
         ring = self._undo
-        at = self._top * (2 * n + RECORD_BYTES)
+        top = self._top
+        at = top * (2 * n + 16)
         for seat in range(1, n + 1):
             ring[at + seat - 1] = players[seat]
         at += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             size = _SIZES[j]
-            if size == 1:
-                ring[at] = v
-            else:  # big-endian
-                if size == 4:
-                    ring[at] = v >> 24
-                    ring[at + 1] = v >> 16 & 255
-                    at += 2
-                ring[at] = v >> 8 & 255
-                ring[at + 1] = v & 255
-                size = 2
+            for k in range(size - 1, -1, -1):  # big-endian
+                ring[at + k] = v & 255
+                v >>= 8
             at += size
         posts = self._posts
         ring[at] = len(posts)
         for i in range(len(posts)):
             ring[at + 1 + i] = posts[i]
-        self._top = (self._top + 1) % UNDO_DEPTH
+        self._undo_levels[2 * top] = self._level  # references to tuples: nothing allocated
+        self._undo_levels[2 * top + 1] = self._hand_level
+        self._top = (top + 1) % UNDO_DEPTH
         if self._undos < UNDO_DEPTH:
             self._undos += 1
 
-    def _restore_from_undo(self, at):
-        """The state kept in the undo record at offset `at`."""
+    def _restore_from_undo(self, top):
+        """The state kept in the undo record number `top`."""
         n = self.seats
         players = self._players
         ring = self._undo
+        self._level = self._undo_levels[2 * top]
+        self._hand_level = self._undo_levels[2 * top + 1]
+        at = top * (2 * n + 16)
         for seat in range(1, n + 1):
             players[seat] = ring[at + seat - 1]
         at += n
@@ -564,26 +537,16 @@ class Table:
 
     def _no_choice(self, seat):
         if self.tournament:
-            raise RuleError("seat %d: a tournament deals everybody in, there is no post or"
-                            " wait to choose" % seat)
-
-    def _in_play(self):
-        """The seats that count as active players: away ones too in a tournament (T1)."""
-        if not self.tournament:
-            return self._seats_with(_ACTIVE)
-        players = self._players
-        seats = 0
-        for seat in range(1, self.seats + 1):
-            if players[seat]:
-                seats |= 1 << seat
-        return seats
+            raise RuleError("seat %d: a tournament has no post or wait, all are dealt in" % seat)
 
     def _seats_with(self, status):
-        """The seats whose player has this status, as a mask."""
+        """The seats whose player has this status, as a mask; _ACTIVE at a tournament table:
+        every seated player, who counts as active (T1)."""
         players = self._players
+        everybody = status == _ACTIVE and self.tournament
         seats = 0
         for seat in range(1, self.seats + 1):
-            if players[seat] & _STATUS == status:
+            if players[seat] & _STATUS == status or everybody and players[seat]:
                 seats |= 1 << seat
         return seats
 
@@ -617,7 +580,7 @@ class Table:
     def _positions(self, button):
         """Button seat, SB position and BB of the next hand by the rule set (before H1)."""
         n = self.seats
-        active = self._in_play()
+        active = self._seats_with(_ACTIVE)
         present = active | self._seats_with(_WAITING)
         if not self._hands:  # S1
             others = active & ~(1 << button)
@@ -680,21 +643,19 @@ class Table:
             bb_passes = self._seats_after(sb_seat, bb)
             passed = sb_passes | bb_passes
             travel = 0
-        # D2: a waiting player on the button or after it, before the BB, waits for it to pass
-        zone = ((1 << button_seat) | self._seats_after(button_seat, bb)) & ~(1 << bb)
+        # D2: a waiting player on the button or after it, before the BB, waits for it to
+        # pass; T2: at a tournament table, a newcomer on the button or SB position waits
+        tournament = self.tournament
+        zone = ((1 << button_seat) | (1 << sb_seat if tournament
+                                      else self._seats_after(button_seat, bb))) & ~(1 << bb)
         eligible = 0
-        if self.tournament:
-            # T1: everybody seated, but T2: a newcomer on the button or the SB position
-            zone = ((1 << button_seat) | (1 << sb_seat)) & ~(1 << bb)
-            for seat in range(1, n + 1):
-                player = players[seat]
-                if player and not (player & _NEW and zone >> seat & 1):
-                    eligible |= 1 << seat
-            return button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel, eligible
         for seat in range(1, n + 1):
             player = players[seat]
             status = player & _STATUS
-            if status == _ACTIVE:
+            if tournament:  # T1: everybody seated
+                if player and not (player & _NEW and zone >> seat & 1):
+                    eligible |= 1 << seat
+            elif status == _ACTIVE:
                 eligible |= 1 << seat
             elif status == _WAITING and not zone >> seat & 1:
                 if not player & _WAITS_FOR_BB or (player & _NEW
@@ -746,21 +707,19 @@ class Table:
             seat = seat % n + 1
             if self._dealt >> seat & 1:
                 dealt.append(seat)
-        small = self._hand_sb
-        big = self._hand_big
-        ante = self._hand_ante
+        level = self._hand_level
+        small, big, ante, kind = level
         posts = {}
         for post in self._posts:
             posts[post >> 4] = ((0, small, big)[post >> 2 & 3], (post & 3) * small)
         if ante:  # T5: dead money, added to the dead part of the post
             for seat in dealt:
-                if not self._hand_kind or seat == self._bb:
+                if kind == "each" or seat == self._bb:
                     live, dead = posts.get(seat, (0, 0))
                     posts[seat] = (live, dead + ante)
         if len(dealt) == 2:
             first = self._button
         else:
             first = self._next_seat(self._bb, self._dealt & ~(1 << self._bb))
-        level = (small, big, ante, ANTE_KINDS[self._hand_kind])
         return Hand(self._hands, self._button, self._sb_player or None, self._bb,
                     tuple(dealt), posts, first, level)
