@@ -128,7 +128,7 @@ class Table:
         # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once, and the two
         # levels of each record.
         self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
-        self._undo_levels = [None] * (2 * UNDO_DEPTH)
+        self._undo_levels = [None] * (2 * UNDO_DEPTH)  # type: list
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
         self._hand = None
