@@ -88,6 +88,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
 
+    from .mqttcli import add_parsers as add_mqtt_parsers
+
+    add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
     return p
 
@@ -117,6 +120,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             from .simulate import main as simulate_main
 
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
+        if args.command == "bridge":
+            from .mqttcli import run as run_mqtt
+
+            return run_mqtt(args)
     except (DeployError, EmulatorError, DeviceError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
