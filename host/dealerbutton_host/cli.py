@@ -120,7 +120,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             from .simulate import main as simulate_main
 
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
-        if args.command == "bridge":
+        if args.command in ("bridge", "room"):
             from .mqttcli import run as run_mqtt
 
             return run_mqtt(args)

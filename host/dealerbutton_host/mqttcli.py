@@ -1,4 +1,4 @@
-"""The `bridge` subcommand of `dealerbutton` (a card room on an MQTT broker)."""
+"""The `bridge` and `room` subcommands of `dealerbutton` (a card room on an MQTT broker)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,22 @@ def add_parsers(sub) -> None:
     b.add_argument("--burst", type=int, default=5, metavar="N",
                    help="commands accepted at once before the rate applies (default 5)")
 
+    r = sub.add_parser("room", help="the room view: every table on the broker, as a web page "
+                       "for the wall or in the terminal",
+                       description="Follow every table of a room on the broker: seats open, "
+                       "away and waiting, hands per hour, tournament level and time, and in a "
+                       "tournament the moves that balance the tables.")
+    _broker_options(r)
+    r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
+                   "instead of serving the web page")
+    r.add_argument("--http", default="127.0.0.1:8470", metavar="HOST:PORT",
+                   help="where the web page is served (default 127.0.0.1:8470; 0.0.0.0:8470 "
+                   "for every network)")
+    r.add_argument("--once", action="store_true",
+                   help="with --terminal: print the room once (after --wait seconds) and exit")
+    r.add_argument("--wait", type=float, default=1.0, metavar="S",
+                   help="with --once: seconds to gather the retained states first")
+
 
 def _setup_logging(quiet: bool, name: str) -> None:
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, stream=sys.stderr,
@@ -56,7 +72,7 @@ def run(args) -> int:
             if args.rate <= 0 or args.burst < 1:
                 raise mqttconn.BrokerError("--rate must be above 0 and --burst at least 1")
             return _bridge(args, broker)
-        raise mqttconn.BrokerError("unknown command %s" % args.command)
+        return _room(args, broker)
     except mqttconn.BrokerError as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
@@ -80,3 +96,9 @@ def _bridge(args, broker) -> int:
         "table %s of room %s: %s <-> %s", args.table, args.room, args.port, broker.describe())
     return runner.run()
 
+
+def _room(args, broker) -> int:
+    from . import room
+
+    _setup_logging(args.quiet, "room")
+    return room.main(args, broker)
