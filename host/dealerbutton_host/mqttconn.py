@@ -154,9 +154,21 @@ def make_client(broker: Broker, client_id: str = ""):
                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
         except (ssl.SSLError, OSError, ValueError) as e:
             raise BrokerError("TLS setup: %s" % e) from None
+    c.on_socket_open = no_delay
     c.reconnect_delay_set(min_delay=1, max_delay=10)
     c.max_queued_messages_set(200)  # while the broker is away, bounded
     return c
+
+
+def no_delay(client, userdata, sock) -> None:
+    """paho's on_socket_open: small messages go out at once. Without it, a state right
+    after an event waits for the broker's delayed ACK (~40 ms each time)."""
+    import socket
+
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):
+        pass  # TLS sockets pass it on; anything else: only slower
 
 
 def reason_text(rc) -> str:
