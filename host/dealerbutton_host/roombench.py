@@ -248,7 +248,7 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m dealerbutton_host.roombench",
-                                description=__doc__.split("\n")[0])
+                                description=(__doc__ or "").split("\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 300])
     p.add_argument("--seconds", type=float, default=10.0, help="seconds of play per run")
     p.add_argument("--period", type=float, default=3.0,
