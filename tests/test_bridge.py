@@ -228,11 +228,16 @@ def test_broker_urls():
         assert "secret" not in str(e.value)
 
 
-def test_credentials_from_file_or_environment(tmp_path):
+def test_credentials_from_file_or_environment(tmp_path, caplog):
     f = tmp_path / "creds"
     f.write_text("# the floor's broker\nusername = floor\npassword = s3cr=t\n")
     f.chmod(0o600)
     assert mqttconn.read_credentials(str(f), {}) == ("floor", "s3cr=t")
+    f.chmod(0o644)
+    with caplog.at_level(logging.WARNING, logger="dealerbutton"):
+        assert mqttconn.read_credentials(str(f), {}) == ("floor", "s3cr=t")
+    assert caplog.messages == ["the credentials file %s can be read by other users "
+                               "(chmod 600 it)" % f]
     env = {mqttconn.ENV_USERNAME: "bob", mqttconn.ENV_PASSWORD: "pw"}
     assert mqttconn.read_credentials(None, env) == ("bob", "pw")
     assert mqttconn.read_credentials(None, {}) == (None, None)
