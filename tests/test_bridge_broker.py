@@ -79,12 +79,18 @@ def online(value):
     return lambda m: m[0] == T + "online" and m[1] == value
 
 
-def test_both_ways_and_retained_state(room, tmp_path):
+def table_up(room, tmp_path):
+    """A broker, a recorder on it, the emulator and its bridge, once the table is online."""
     broker = room(Mosquitto, tmp_path / "broker")
     rec = room(Recorder, broker)
     emu = room(Emulator, tmp_path)
-    room(Bridge, broker.url, emu.link, tmp_path)
+    bridge = room(Bridge, broker.url, emu.link, tmp_path)
     rec.wait_for(online("1"), what="online 1")
+    return broker, rec, emu, bridge
+
+
+def test_both_ways_and_retained_state(room, tmp_path):
+    broker, rec, emu, bridge = table_up(room, tmp_path)
     for command in ("sit 1", "sit 2", "sit 3", "deal 2"):
         rec.publish(T + "cmd", command)
     rec.wait_for(lambda m: m[0] == T + "state" and '"hands":1' in m[1], what="a state")
@@ -107,11 +113,7 @@ def test_both_ways_and_retained_state(room, tmp_path):
 
 
 def test_the_device_goes_away_and_comes_back(room, tmp_path):
-    broker = room(Mosquitto, tmp_path / "broker")
-    rec = room(Recorder, broker)
-    emu = room(Emulator, tmp_path)
-    bridge = room(Bridge, broker.url, emu.link, tmp_path)
-    rec.wait_for(online("1"), what="online 1")
+    broker, rec, emu, bridge = table_up(room, tmp_path)
     rec.publish(T + "cmd", "sit 4")
     rec.wait_for(lambda m: m[1] == "* seat 4 active", what="the sit")
     emu.stop()
@@ -132,11 +134,7 @@ def test_the_device_goes_away_and_comes_back(room, tmp_path):
 
 
 def test_the_broker_goes_away_and_comes_back(room, tmp_path):
-    broker = room(Mosquitto, tmp_path / "broker")
-    rec = room(Recorder, broker)
-    emu = room(Emulator, tmp_path)
-    bridge = room(Bridge, broker.url, emu.link, tmp_path)
-    rec.wait_for(online("1"), what="online 1")
+    broker, rec, emu, bridge = table_up(room, tmp_path)
     rec.publish(T + "cmd", "sit 6")
     rec.wait_for(lambda m: m[1] == "* seat 6 active", what="the sit")
     rec.close()
@@ -149,29 +147,22 @@ def test_the_broker_goes_away_and_comes_back(room, tmp_path):
     state = late.wait_for(lambda m: m[0] == T + "state", timeout=20, what="state again")
     assert '"seat":6,"status":"active"' in state[1]
     assert late.wait_for(lambda m: m[0] == T + "online")[1] == "1"
-    late.publish(T + "cmd", "sit 1")
-    emu_proc = emu.proc
-    assert emu_proc.poll() is None
+    late.publish(T + "cmd", "sit 1")  # and commands reach it again
+    late.wait_for(lambda m: m[0] == T + "state" and '"seat":1,"status":"active"' in m[1],
+                  what="a command after the broker came back")
+    assert emu.proc.poll() is None
     assert bridge.proc.poll() is None
     assert "lost the broker" in bridge.log()
 
 
 def test_last_will_when_the_bridge_dies(room, tmp_path):
-    broker = room(Mosquitto, tmp_path / "broker")
-    rec = room(Recorder, broker)
-    emu = room(Emulator, tmp_path)
-    bridge = room(Bridge, broker.url, emu.link, tmp_path)
-    rec.wait_for(online("1"), what="online 1")
+    broker, rec, emu, bridge = table_up(room, tmp_path)
     bridge.proc.kill()  # no goodbye: the broker says it, after the keepalive
     rec.wait_for(online("0"), timeout=30, what="the last will")
 
 
 def test_a_clean_stop_says_offline(room, tmp_path):
-    broker = room(Mosquitto, tmp_path / "broker")
-    rec = room(Recorder, broker)
-    emu = room(Emulator, tmp_path)
-    bridge = room(Bridge, broker.url, emu.link, tmp_path)
-    rec.wait_for(online("1"), what="online 1")
+    broker, rec, emu, bridge = table_up(room, tmp_path)
     bridge.stop(signal.SIGINT)
     assert bridge.proc.returncode == 0
     rec.wait_for(online("0"), timeout=5, what="online 0")

@@ -21,15 +21,16 @@ import time
 from collections import deque
 from typing import Callable, Deque, Optional
 
+from dealerbutton import net
+
 from . import mqttconn
 from .client import Client, DeviceClosed, DeviceError
 
 log = logging.getLogger("dealerbutton.bridge")
 
-# The protocol's table commands a floor may send; never config, leds or anything that
-# reaches the board's REPL.
-TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "deal", "undo", "press", "hold",
-                  "state", "hand", "ping")
+# The protocol's table commands a floor may send (the same list as a Pico W's own);
+# never config, leds or anything that reaches the board's REPL.
+TABLE_COMMANDS = net.TABLE_COMMANDS
 OPTIONS = ("post", "wait")
 CMD_LIMIT = 120  # bytes, as the device's line limit
 STATE_EVERY_S = 2.0  # the state is re-read this often (published only when it changed)
