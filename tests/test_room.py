@@ -229,3 +229,27 @@ def test_room_command_sees_every_table_from_retained_state(tmp_path):
     assert lines[4].startswith("T2        . [#] .  .  #  .  .  .  .   7 open")
     assert lines[5].endswith("OFFLINE")
     assert "refused a message on 'dealerbutton/club/9/state': not JSON" in r.stderr
+
+
+def test_the_firmware_clock_reaches_the_room():
+    """A device answering `clock` with dealerbutton.clock's JSON: the bridge carries it, the
+    room shows its level, blinds and time left (counting down), and a break."""
+    from dealerbutton.clock import Clock as TournamentClock
+
+    tc = TournamentClock({"ante_kind": "bb", "levels": [
+        {"sb": 25, "bb": 50, "ante": 50, "minutes": 20}, {"break": 10},
+        {"sb": 50, "bb": 100, "ante": 100, "minutes": 20}]}, now_ms=0)
+    tc.resume(0)
+    m, now = model_with(("1", table_state([1, 2, 3], clock=json.loads(tc.json(5 * 60000))),
+                         "1"))
+    now.t += 60
+    c = m.summary()["tables"][0]["clock"]
+    assert (c["level"], c["sb"], c["bb"], c["ante"], c["break"], c["running"]) == \
+        (1, 25, 50, 50, False, True)
+    assert c["ms_left"] == 14 * 60000  # 15 min left when sent, a minute ago
+    tc.tick(21 * 60000)
+    m.handle("dealerbutton/club/1/state",
+             table_state([1, 2, 3], clock=json.loads(tc.json(21 * 60000))).encode())
+    c = m.summary()["tables"][0]["clock"]
+    assert c["break"] and c["ms_left"] == 9 * 60000
+    assert "break 9:00" in room.render_text(m.summary(), GLYPHS)[3]
