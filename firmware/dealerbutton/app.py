@@ -23,7 +23,7 @@ from dealerbutton import VERSION, config, protocol, text, transient
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import Table
-from dealerbutton.ticks import ticks_diff
+from dealerbutton.ticks import ticks_add, ticks_diff
 
 _HEX = b"0123456789ABCDEF"
 
@@ -244,30 +244,50 @@ class App:
     # -- the loop ------------------------------------------------------------------------
     render_due = True
     last_frame = 0
+    next_frame = 0   # when the next frame of the steady 40 fps is due
+    # Bit i set while button i needs update() every poll (pressed, settling or held); a
+    # button at rest reading released is skipped: the idle poll is one read per pin.
+    busy = -1
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
         then save if an event happened (between frames)."""
         self.now = now_ms
         pins = self.pins
-        buttons = self.buttons
-        for i in range(len(buttons)):
-            b = buttons[i]
-            e = b.update(pins[i].value() == 0, now_ms)
-            if e:
-                self.button_event(i, e)
-            if b.long_ready:
-                if not self.long_shown >> i & 1:
-                    # Held long enough: one flash says "let go now" (LONG comes at release).
-                    self.long_shown |= 1 << i
-                    self.ring.flash(i, True, now_ms)
-                    self.render_due = True
-            elif self.long_shown >> i & 1:
-                self.long_shown &= ~(1 << i)
-        if self.render_due or ticks_diff(now_ms, self.last_frame) >= self.frame_ms:
+        busy = self.busy
+        for i in range(len(pins)):
+            if pins[i].value() == 0 or busy >> i & 1:
+                self.poll_button(i, now_ms)
+        late = ticks_diff(now_ms, self.next_frame)
+        if late < -self.frame_ms:
+            late = self.frame_ms  # no grid yet (or the clock jumped back): start one now
+        if self.render_due or late >= 0:
             self.frame(now_ms)
+            if late >= 0:
+                # Frames on a 25 ms grid, whatever the loop's own rhythm; one that fell a
+                # whole frame behind starts the grid again from now.
+                self.next_frame = ticks_add(now_ms if late >= self.frame_ms
+                                            else self.next_frame, self.frame_ms)
         if self.save_due:
             self.save()
+
+    def poll_button(self, i, now_ms):
+        b = self.buttons[i]
+        e = b.update(self.pins[i].value() == 0, now_ms)
+        if e:
+            self.button_event(i, e)
+        if b.long_ready:
+            if not self.long_shown >> i & 1:
+                # Held long enough: one flash says "let go now" (LONG comes at release).
+                self.long_shown |= 1 << i
+                self.ring.flash(i, True, now_ms)
+                self.render_due = True
+        elif self.long_shown >> i & 1:
+            self.long_shown &= ~(1 << i)
+        if b.at_rest:
+            self.busy &= ~(1 << i)
+        else:
+            self.busy |= 1 << i
 
     def frame(self, now_ms):
         self.ring.render(now_ms)

@@ -31,9 +31,15 @@ _STARTED = const(32)  # polled at least once
 class Button:
     """One push-button.  ``ev = b.update(pressed, now_ms)`` every poll.
 
-    A level change counts only once the input has stayed at the new level for
-    ``debounce_ms``; the press is timed from the moment the input settled down,
-    so bounce never stretches or shortens it.  A button that is already pressed
+    A press counts only once the input has stayed pressed for ``debounce_ms``, a
+    release once it has stayed released for ``release_ms``; the press is timed
+    from the moment the input settled down, so bounce never stretches or
+    shortens it.  The release is what acts, so its wait is what a player feels
+    between letting go and seeing the ring answer: it is kept short (20 ms),
+    just long enough for the bursts contacts make when let go (up to 10 ms) and
+    for a dirty contact opening for a moment while held (under 20 ms).  A
+    longer bounce (the rare ~150 ms outlier) toggles every few milliseconds, so
+    it never stays released that long either.  A button that is already pressed
     at the first poll (held at power-up, or stuck) never gives SHORT or LONG for
     that press: it can only latch as STUCK and later report RELEASED.
 
@@ -45,12 +51,15 @@ class Button:
     """
 
     debounce_ms = 50
+    release_ms = 20
     long_ms = 1000
     stuck_ms = 30000
 
-    def __init__(self, debounce_ms=None, long_ms=None, stuck_ms=None):
+    def __init__(self, debounce_ms=None, long_ms=None, stuck_ms=None, release_ms=None):
         if debounce_ms is not None:
             self.debounce_ms = debounce_ms
+        if release_ms is not None:
+            self.release_ms = release_ms
         if long_ms is not None:
             self.long_ms = long_ms
         if stuck_ms is not None:
@@ -75,6 +84,12 @@ class Button:
         """The debounced level."""
         return self._s & _DOWN != 0
 
+    @property
+    def at_rest(self):
+        """Released and settled: while its input reads released, update() would change
+        nothing, so a poll may skip it."""
+        return self._s & (_RAW | _DOWN | _STARTED) == _STARTED
+
     def update(self, pressed, now_ms):
         s = self._s
         raw = _RAW if pressed else 0
@@ -86,7 +101,8 @@ class Button:
         if raw != s & _RAW:
             s ^= _RAW
             self._raw_at = now_ms
-        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= self.debounce_ms:
+        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= (
+                self.debounce_ms if raw else self.release_ms):
             if not raw:
                 # Released: a stuck button works again; an unarmed press gives nothing.
                 self._s = s & ~(_DOWN | _STUCK) | _ARMED

@@ -76,8 +76,8 @@ def test_ticks_wrap_edges():
 def test_clean_short_press():
     b = Button()
     ev = drive(b, [(False, 100), (True, 200), (False, 200)])
-    # The release counts once stable for debounce_ms: 300 + 50.
-    assert ev == [(SHORT, 350)], ev
+    # The release counts once stable for release_ms: 300 + 20.
+    assert ev == [(SHORT, 320)], ev
 
 
 def test_clean_long_press_fires_once_at_the_release():
@@ -87,8 +87,8 @@ def test_clean_long_press_fires_once_at_the_release():
     assert ev == [], ev
     assert b.long_ready
     ev = drive(b, [(False, 200)], t0=2600)
-    # The release counts once stable for debounce_ms.
-    assert ev == [(LONG, 50)], ev
+    # The release counts once stable for release_ms.
+    assert ev == [(LONG, 20)], ev
     assert not b.long_ready
 
 
@@ -167,7 +167,7 @@ def test_chattering_input_gives_no_event():
 def test_release_glitch_during_a_hold_is_ignored():
     b = Button()
     ev = drive(b, [(False, 100), (True, 500), (False, 20), (True, 1000), (False, 200)])
-    assert ev == [(LONG, 1670)], ev
+    assert ev == [(LONG, 1640)], ev
 
 
 def test_hold_of_40s_latches_stuck_once_then_recovers():
@@ -178,7 +178,7 @@ def test_hold_of_40s_latches_stuck_once_then_recovers():
     assert not b.long_ready
     assert b.stuck
     ev = drive(b, [(False, 300)], t0=40100, step=5)
-    assert ev == [(RELEASED, 50)], ev
+    assert ev == [(RELEASED, 20)], ev
     assert not b.stuck
     # Works normally again.
     ev = drive(b, [(True, 200), (False, 200)], t0=40400)
@@ -201,7 +201,7 @@ def test_presses_across_the_ticks_wrap():
     b = Button()
     ev = drive(b, [(False, 100), (True, 400), (False, 200), (True, 1500), (False, 200)],
                t0=start)
-    assert ev == [(SHORT, 550), (LONG, 2250)], ev
+    assert ev == [(SHORT, 520), (LONG, 2220)], ev
     b = Button()
     ev = drive(b, [(False, 100), (True, 40000), (False, 200)], t0=PERIOD - 20000, step=5)
     assert kinds(ev) == [STUCK, RELEASED], ev
@@ -225,8 +225,51 @@ def test_tunables_as_arguments_and_class_attributes():
     q = Quick()
     assert q.stuck_ms == 30000
     ev = drive(q, [(False, 100), (True, 250), (False, 100)])
-    assert ev == [(SHORT, 360)], ev
+    assert ev == [(SHORT, 370)], ev
     assert Button.debounce_ms == 50 and Button.long_ms == 1000 and Button.stuck_ms == 30000
+    assert Button.release_ms == 20
+    b = Button(release_ms=5)
+    ev = drive(b, [(False, 100), (True, 200), (False, 100)])
+    assert ev == [(SHORT, 305)], ev
+
+
+def test_release_waits_20ms_press_50ms():
+    """A press needs 50 ms of steady contact (a tap or a bounce train is not a press); the
+    release, which is what acts, needs only 20 ms: a player sees the ring answer sooner."""
+    b = Button()
+    assert drive(b, [(False, 100), (True, 50), (False, 100)]) == []  # seen for 49 ms
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 51), (False, 100)])  # seen for 50 ms
+    assert ev == [(SHORT, 171)], ev
+    # An open seen for 19 ms while held (a dirty contact) is no release; 20 ms is one.
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 20), (True, 300), (False, 100)])
+    assert ev == [(SHORT, 740)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 21), (True, 300), (False, 100)])
+    assert ev == [(SHORT, 420), (SHORT, 741)], ev
+
+
+def test_at_rest_tells_when_a_poll_may_skip_the_button():
+    b = Button()
+    assert not b.at_rest  # never polled
+    b.update(False, 0)
+    assert b.at_rest
+    b.update(True, 5)  # a bounce or a press begins
+    assert not b.at_rest
+    b.update(False, 8)  # it was a bounce: back at rest at once
+    assert b.at_rest
+    for t in range(10, 200, 5):
+        b.update(True, t)
+    assert b.pressed and not b.at_rest
+    b.update(False, 200)
+    assert not b.at_rest  # released, not yet settled
+    assert b.update(False, 220) == SHORT
+    assert b.at_rest
+    # Held at power-up: not at rest until let go.
+    b = Button()
+    b.update(True, 0)
+    assert not b.at_rest
 
 
 def test_event_names():

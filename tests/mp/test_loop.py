@@ -1,0 +1,141 @@
+"""The device loop's timing through the real App: frames on a steady 25 ms grid whatever
+the loop's rhythm, buttons at rest cost one pin read, a press is on the ring one release
+wait after the release, no allocation on the idle poll (CPython and MicroPython)."""
+import gc
+
+import mptest
+from dealerbutton.buttons import Button
+from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
+from devrig import Rig
+
+
+class CountingPin:
+    def __init__(self):
+        self.level = 1
+        self.reads = 0
+
+    def value(self):
+        self.reads += 1
+        return self.level
+
+
+class Stamps:
+    """Wraps the rig's strip: the time of every frame shown."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.strip = rig.app.strip
+        self.at = []
+
+    def show(self, buf):
+        self.at.append(self.rig.now)
+        self.strip.show(buf)
+
+
+def seated_rig(now=1000):
+    rig = Rig({"seats": 9, "leds": 24}, now=now)
+    for s in (1, 2, 3):
+        rig.send("sit %d" % s)
+    rig.send("deal 1")
+    rig.run(300)
+    return rig
+
+
+def test_frames_keep_a_steady_25ms_grid_on_an_uneven_loop():
+    for start in (1000, TICKS_MAX - 400):
+        rig = seated_rig(start)
+        stamps = Stamps(rig)
+        rig.app.strip = stamps
+        steps = (5, 6, 7, 5, 9, 6)  # a loop turn: 5 ms of sleep plus its own work
+        for n in range(400):
+            rig.tick(steps[n % len(steps)])
+        gaps = [ticks_diff(stamps.at[i + 1] & TICKS_MAX, stamps.at[i] & TICKS_MAX)
+                for i in range(len(stamps.at) - 1)]
+        span = ticks_diff(stamps.at[-1] & TICKS_MAX, stamps.at[0] & TICKS_MAX)
+        # On average exactly 25 ms: each frame lands on the first loop turn at or after
+        # its slot, so a gap is never more than one loop turn off.
+        assert max(gaps) <= 25 + 9 and min(gaps) >= 25 - 9, gaps
+        assert abs(span - 25 * len(gaps)) <= 9, (span, len(gaps))
+
+
+def test_a_loop_that_falls_far_behind_starts_the_grid_again():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.tick(5)
+    rig.tick(200)  # the loop stalled (a long save, the collector)
+    rig.run(100, 5)
+    gaps = [stamps.at[i + 1] - stamps.at[i] for i in range(len(stamps.at) - 1)]
+    # No burst of frames to catch up: one at once, then every 25 ms again.
+    assert gaps[1:] == [25] * (len(gaps) - 1), gaps
+
+
+def test_buttons_at_rest_are_read_once_and_not_decoded():
+    rig = seated_rig()
+    pins = [CountingPin() for _ in rig.pins]
+    rig.app.pins = pins
+    updates = []
+    for i in range(len(rig.app.buttons)):
+        b = rig.app.buttons[i]
+        b.update = _counting(b.update, i, updates)
+    rig.run(100)
+    assert [p.reads for p in pins] == [20] * len(pins), [p.reads for p in pins]
+    assert updates == [], updates
+    # A press: that button alone is decoded, until it is at rest again.
+    pins[4].level = 0
+    rig.run(100)
+    pins[4].level = 1
+    rig.run(100)
+    assert updates and set(updates) == {4}, updates
+    n = len(updates)
+    rig.run(100)
+    assert len(updates) == n  # at rest again
+
+
+def _counting(update, i, log):
+    def counted(pressed, now_ms):
+        log.append(i)
+        return update(pressed, now_ms)
+    return counted
+
+
+def test_a_press_shows_one_release_wait_after_the_release():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.pins[5].level = 0
+    rig.run(150)
+    released = rig.now
+    rig.pins[5].level = 1
+    shown = None
+    while shown is None:
+        rig.tick(5)
+        if rig.app.ring.flashing and stamps.at and stamps.at[-1] == rig.now:
+            shown = rig.now
+    # Seen released at the first poll, decided when it has been released for release_ms.
+    assert shown - released == 5 + Button.release_ms, shown - released
+    assert rig.table.status(5) == "waiting"
+
+
+def test_idle_tick_allocates_nothing():
+    rig = seated_rig()
+    rig.run(100)
+    if not hasattr(gc, "mem_alloc"):
+        return
+    app = rig.app
+    now = rig.now
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for _ in range(200):
+            now = ticks_add(now, 5)
+            app.tick(now)
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert after == before, after - before
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
