@@ -159,6 +159,18 @@ class Ring:
         self._flash_at = 0
         self.set_palette(palette)
 
+    def __deepcopy__(self, memo):
+        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
+        be copied."""
+        import copy
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name in self.__dict__:
+            if name != "_view":
+                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
+        new._view = memoryview(new.buf)
+        return new
+
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
         """Default palette, overridden per role by a dict of role -> "RRGGBB" (read by

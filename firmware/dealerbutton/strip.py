@@ -88,6 +88,18 @@ class NeoPixelStrip:
         self._same = RESEND_EVERY  # frames since the last write (the first frame is sent)
         self.writes = 0
 
+    def __deepcopy__(self, memo):
+        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
+        be copied."""
+        import copy
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name in self.__dict__:
+            if name != "_last_view":
+                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
+        new._last_view = memoryview(new._last)
+        return new
+
     def show(self, rgb_buf):
         if self._same < RESEND_EVERY and rgb_buf == self._last:
             self._same += 1
