@@ -91,6 +91,8 @@ ROLE_ERROR = const(11)  # the pattern of a refused configuration
 _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
                 b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
+_BLACK = b"\x00\x00\x00"
+
 # What the steady picture (Ring._base) was drawn for.
 _DRAWN_NOTHING = const(-1)  # nothing yet, or the palette changed: draw it all
 _DRAWN_SEATS = const(0)  # the seats' marks (NORMAL and DRAW modes)
@@ -349,19 +351,19 @@ class Ring:
             if m == drawn[seat]:
                 continue
             drawn[seat] = m
-            for k in range(start[seat - 1], start[seat]):  # clear the seat's arc
-                p = 3 * phys[k]
-                self._base_sum -= base[p] + base[p + 1] + base[p + 2]
-                base[p] = 0
-                base[p + 1] = 0
-                base[p + 2] = 0
-            if not self._animated(m):
+            # Clear the seat's arc (black), then draw it unless it is drawn every frame.
+            self._base_sum += _paint_run(base, phys, start[seat - 1] | start[seat] << 16,
+                                         _BLACK)
+            if not (m & FIRST or m & STATUS_MASK == WAIT_POST):  # (see _animated)
                 self._base_sum += self._seat(seat, 0, level, base)
-        self._lives = 0
+        lives = 0
+        live = self._live
         for seat in range(1, self.seats + 1):
-            if self._animated(marks[seat]):
-                self._live[self._lives] = seat
-                self._lives += 1
+            m = marks[seat]
+            if m & FIRST or m & STATUS_MASK == WAIT_POST:
+                live[lives] = seat
+                lives += 1
+        self._lives = lives
 
     @staticmethod
     def _animated(m):
@@ -439,7 +441,7 @@ class Ring:
         if size >= 4:
             size -= 1  # a dark gap before the next seat
         phys = self._phys
-        pal = self._pal
+        rgb = self._rgb
         total = 0
         k = start
         if n > size:
@@ -450,19 +452,12 @@ class Ring:
             q = size // n  # LEDs per thing, one more for the first r of them
             r = size % n
         for j in range(n):
-            c = 3 * d[j]
-            level = d[5 + j]
-            red = pal[c] * level // 255 * brightness // 255
-            green = pal[c + 1] * level // 255 * brightness // 255
-            blue = pal[c + 2] * level // 255 * brightness // 255
-            count = q + 1 if j < r else q
-            total += (red + green + blue) * count
-            for _ in range(count):
-                p = 3 * phys[k]
-                out[p] = red
-                out[p + 1] = green
-                out[p + 2] = blue
-                k += 1
+            self._colour(d[j], d[5 + j], brightness)
+            end = k + q + 1 if j < r else k + q
+            # out is dark on the arc (a cleared _base, or buf copied from it): the change
+            # in its sum is what the thing adds.
+            total += _paint_run(out, phys, k | end << 16, rgb)
+            k = end
         return total
 
     def _chase(self, now_ms, brightness):
