@@ -281,10 +281,17 @@ class App:
     # Bit i set while button i needs update() every poll (pressed, settling or held); a
     # button at rest reading released is skipped: the idle poll is one read per pin.
     busy = -1
+    # Bit i set while button i is down or its release is being timed, and it is not stuck:
+    # then the loop had better turn every quick_ms. A release counts once seen released
+    # for 20 ms; with 5 ms loop turns, seeing it and then seeing the 20 ms pass would each
+    # add up to a turn, and the press would show up to 30 ms after letting go, not ~22.
+    quick = 0
+    quick_ms = 1
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
-        then save if an event happened (between frames)."""
+        then save if an event happened (between frames). Returns quick_ms while a button
+        is down (the loop should come back that soon), else None (its own pace)."""
         self.now = now_ms
         pins = self.pins
         busy = self.busy
@@ -303,6 +310,7 @@ class App:
                                             else self.next_frame, self.frame_ms)
         if self.save_due:
             self.save()
+        return self.quick_ms if self.quick else None
 
     def poll_button(self, i, now_ms):
         b = self.buttons[i]
@@ -321,6 +329,10 @@ class App:
             self.busy &= ~(1 << i)
         else:
             self.busy |= 1 << i
+        if b.at_rest or b.stuck:
+            self.quick &= ~(1 << i)
+        else:
+            self.quick |= 1 << i
 
     def frame(self, now_ms):
         self.ring.render(now_ms)

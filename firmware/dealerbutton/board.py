@@ -140,10 +140,10 @@ def run(loops=None):
         while loops is None or n < loops:
             n += 1
             host.pump(app)
-            app.tick(now_ms())
+            pause = app.tick(now_ms())  # shorter than LOOP_MS while a button is down
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
-            sleep_ms(LOOP_MS)
+            sleep_ms(pause or LOOP_MS)
     except KeyboardInterrupt:
         stopped = stop_watchdog() or wdt is None
         print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"

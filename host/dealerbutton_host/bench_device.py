@@ -47,6 +47,9 @@ LEDS = 60
 # port, measured side by side: a frame 125x, deal() 119x, the idle tick 91x, gc.collect()
 # 64x. The board's time of a figure is estimated as its unix-port time times one of these.
 RATIOS = {"frame": 125, "deal": 119, "idle_tick": 91, "gc": 64}
+# The renderer of those measurements (ring_reference.py) took this long per frame of
+# bench_frames on the rp2 port (median): timing it here says how fast this host is.
+REFERENCE_RENDER_RP2_US = 25100
 LOOP_IDLE_MS = 10000  # the modelled board loop: this long idle, then the presses
 LOOP_PRESSES = 40
 RULE_SETS = ("dead", "moving", "simple")
@@ -215,7 +218,8 @@ def sample_pool(counts):
                       ("lat", presses), ("seat_lat", presses), ("deal_lat", presses),
                       ("press_b", presses), ("idle_t", IDLE_SAMPLES), ("idle_b", IDLE_SAMPLES),
                       ("save_t", max(10, presses // 4)), ("save_b", max(10, presses // 4)),
-                      ("gc_t", counts["collects"]), ("f24", frames),
+                      ("gc_t", counts["collects"]), ("f24", min(frames, 1000)),
+                      ("ref_t", min(frames, 1000)),
                       ("loop_gap", LOOP_IDLE_MS // 20), ("loop_lat_seat", LOOP_PRESSES),
                       ("loop_lat_next", LOOP_PRESSES)):
         pool[name] = Samples(cap)
@@ -373,10 +377,15 @@ def play(app, rng, hands):
 def bench_frames(app, frames, pool, out):
     """app.frame(now): ring.render (60 LEDs, 12 seats) and the copy into the NeoPixel buffer;
     the table changes, presses flash and the draw chase runs now and then, between frames."""
+    import ring_reference  # pyright: ignore[reportMissingImports]  (this script's own folder)
     from dealerbutton import ring as ringmod
     progress("rendered frames, %d" % frames)
     rng = Rng(777)
     ring = app.ring
+    # The renderer the rp2 ratios were measured with, on the same marks, modes and flashes.
+    ref = ring_reference.Ring(ring.leds, ring.seats, offset=ring.offset, reverse=ring.reverse,
+                              brightness=ring.brightness, budget_ma=ring.budget_ma)
+    ref_t = pool["ref_t"]
     now = app.now
     ft = pool["ft"]
     fb = pool["fb"]
@@ -390,11 +399,15 @@ def bench_frames(app, frames, pool, out):
         if i % 50 == 0 and present(app.table) >= 2:
             app.run("deal", None, None)
         if i % 40 == 0:  # a press a second: a quarter of the frames carry its flash
-            ring.flash(rng.below(SEATS + 1), rng.below(4) > 0, now)
+            seat = rng.below(SEATS + 1)
+            ok = rng.below(4) > 0
+            ring.flash(seat, ok, now)
+            ref.flash(seat, ok, now)
         if i % 200 == 150:
             ring.mode = ringmod.DRAW
         elif i % 200 == 170:
             ring.mode = ringmod.NORMAL
+        ref.mode = ring.mode
         collect()
         gc.disable()
         a = mem_alloc()
@@ -411,8 +424,19 @@ def bench_frames(app, frames, pool, out):
         t1 = now_us()
         gc.enable()
         rt.add(elapsed_us(t0, t1))
+        for s in range(SEATS + 1):
+            ref.marks[s] = ring.marks[s]
+        gc.disable()
+        t0 = now_us()
+        ref.render(now)
+        t1 = now_us()
+        gc.enable()
+        ref_t.add(elapsed_us(t0, t1))
+        if ref.buf != ring.buf:
+            raise SystemExit("bench: the reference renderer drew another frame")
     ring.mode = ringmod.NORMAL
-    out["frame"] = {"time": time_stats(ft), "heap": heap_stats(fb), "render": time_stats(rt)}
+    out["frame"] = {"time": time_stats(ft), "heap": heap_stats(fb), "render": time_stats(rt),
+                    "reference_render": time_stats(ref_t)}
 
 
 def bench_presses(app, presses, pool, out):
@@ -623,7 +647,7 @@ def bench_default_frames(frames, pool, out):
     rng = Rng(31)
     now = app.now
     ft = pool["f24"]
-    for i in range(frames):
+    for i in range(min(frames, 1000)):
         now += 25
         app.now = now
         if i % 40 == 0:
@@ -640,7 +664,8 @@ def bench_default_frames(frames, pool, out):
 
 
 def bench_loop(pool, out):
-    """The board's loop (board.run: tick, then sleep LOOP_MS) on a modelled clock: each
+    """The board's loop (board.run: tick, then sleep what it returns or LOOP_MS) on a
+    modelled clock: each
     tick's measured time times the rp2 ratio (a tick that shows a frame: the frame's 125x,
     any other: the idle tick's 91x) plus the sleep is what the clock advances by. Gives the
     frame interval and the share of the CPU the idle loop takes on the board, then the time
@@ -666,7 +691,7 @@ def bench_loop(pool, out):
             gc.collect()  # outside the timed tick (the app's garbage: saves, events)
         gc.disable()
         t0 = now_us()
-        app.tick(v // 1000)
+        pause = app.tick(v // 1000)
         t1 = now_us()
         gc.enable()
         shown = -1
@@ -676,7 +701,7 @@ def bench_loop(pool, out):
         else:
             cost = int(elapsed_us(t0, t1) * RATIOS["idle_tick"])
         state["busy"] += cost
-        state["v"] = v + cost + loop_us
+        state["v"] = v + cost + (pause * 1000 if pause else loop_us)  # as board.run sleeps
         return shown
 
     start = state["v"]

@@ -137,5 +137,56 @@ def test_idle_tick_allocates_nothing():
     assert after == before, after - before
 
 
+def test_the_loop_turns_quickly_only_while_a_button_is_down():
+    rig = seated_rig()
+    app = rig.app
+    assert app.tick(rig.now + 5) is None  # at rest: the loop's own pace
+    rig.now += 5
+    rig.pins[5].level = 0
+    rig.now += 5
+    assert app.tick(rig.now) == app.quick_ms
+    for _ in range(100):
+        rig.now += 1
+        assert app.tick(rig.now) == app.quick_ms  # held
+    rig.pins[5].level = 1
+    pauses = []
+    for _ in range(30):
+        rig.now += 1
+        pauses.append(app.tick(rig.now))
+    # Released: quick until the release has counted (20 ms), then the loop's pace again.
+    assert pauses[:19] == [app.quick_ms] * 19 and pauses[-1] is None, pauses
+    assert rig.table.status(5) == "waiting"
+
+
+def test_a_stuck_button_does_not_keep_the_loop_quick():
+    rig = seated_rig()
+    app = rig.app
+    rig.pins[3].level = 0
+    pause = None
+    for _ in range(31000 // 5):
+        rig.now += 5
+        pause = app.tick(rig.now)
+    assert app.buttons[3].stuck
+    assert pause is None
+    assert "* error seat 3 button stuck" in rig.take()
+
+
+def test_with_quick_turns_a_press_shows_about_20ms_after_the_release():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.pins[5].level = 0
+    pause = None
+    for _ in range(40):
+        rig.now += (pause or 5) + 1  # each turn: the sleep asked for, 1 ms of work
+        pause = rig.app.tick(rig.now)
+    released = rig.now + 1  # the contact opens during the sleep after this turn
+    rig.pins[5].level = 1
+    while not (rig.app.ring.flashing and stamps.at and stamps.at[-1] == rig.now):
+        rig.now += (pause or 5) + 1
+        pause = rig.app.tick(rig.now)
+    assert rig.now - released <= Button.release_ms + 4, rig.now - released
+
+
 if __name__ == "__main__":
     mptest.run_all(globals())

@@ -1,6 +1,7 @@
 """LED ring renderer: marks -> colours, mapping, priorities with few LEDs, flashes, modes,
 brightness, the current limit and no allocation per frame (CPython and MicroPython)."""
 import gc
+import sys
 
 import mptest
 from dealerbutton import ring as R
@@ -18,6 +19,9 @@ from dealerbutton.ring import (
     estimate_ma,
 )
 from dealerbutton.ticks import TICKS_MAX
+
+# The renderer as it drew every LED of every frame (the benchmark times it too).
+sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host")
 
 OFF = "000000"
 WHITE = "FFFFFF"
