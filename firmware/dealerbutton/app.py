@@ -287,6 +287,7 @@ class App:
     # add up to a turn, and the press would show up to 30 ms after letting go, not ~22.
     quick = 0
     quick_ms = 1
+    rest_turn = 0  # 1 on the turns that read the buttons at rest
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
@@ -295,9 +296,18 @@ class App:
         self.now = now_ms
         pins = self.pins
         busy = self.busy
-        for i in range(len(pins)):
-            if pins[i].value() == 0 or busy >> i & 1:
-                self.poll_button(i, now_ms)
+        # Buttons at rest are read every other turn (a press lasts 50 ms at least: seen
+        # one turn later, it still counts), those that are not, every turn (a release is
+        # timed to the turn: it is what acts). An idle table: half the reads.
+        self.rest_turn ^= 1
+        if self.rest_turn:
+            for i in range(len(pins)):
+                if busy >> i & 1 or pins[i].value() == 0:
+                    self.poll_button(i, now_ms)
+        elif busy:
+            for i in range(len(pins)):
+                if busy >> i & 1:
+                    self.poll_button(i, now_ms)
         late = ticks_diff(now_ms, self.next_frame)
         if late < -self.frame_ms:
             late = self.frame_ms  # no grid yet (or the clock jumped back): start one now

@@ -1,6 +1,7 @@
 """The device loop's timing through the real App: frames on a steady 25 ms grid whatever
-the loop's rhythm, buttons at rest cost one pin read, a press is on the ring one release
-wait after the release, no allocation on the idle poll (CPython and MicroPython)."""
+the loop's rhythm, buttons at rest cost one pin read every other turn, quick turns while a
+button is down, a press on the ring one release wait after the release, no allocation on
+the idle poll (CPython and MicroPython)."""
 import gc
 
 import mptest
@@ -79,7 +80,8 @@ def test_buttons_at_rest_are_read_once_and_not_decoded():
         b = rig.app.buttons[i]
         b.update = _counting(b.update, i, updates)
     rig.run(100)
-    assert [p.reads for p in pins] == [20] * len(pins), [p.reads for p in pins]
+    # Twenty turns: buttons at rest are read on every other one.
+    assert [p.reads for p in pins] == [10] * len(pins), [p.reads for p in pins]
     assert updates == [], updates
     # A press: that button alone is decoded, until it is at rest again.
     pins[4].level = 0
@@ -144,7 +146,11 @@ def test_the_loop_turns_quickly_only_while_a_button_is_down():
     rig.now += 5
     rig.pins[5].level = 0
     rig.now += 5
-    assert app.tick(rig.now) == app.quick_ms
+    pause = app.tick(rig.now)
+    if pause is None:  # a turn that does not read the buttons at rest: the next one does
+        rig.now += 5
+        pause = app.tick(rig.now)
+    assert pause == app.quick_ms
     for _ in range(100):
         rig.now += 1
         assert app.tick(rig.now) == app.quick_ms  # held
