@@ -106,7 +106,7 @@ def test_a_press_shows_one_release_wait_after_the_release():
     stamps = Stamps(rig)
     rig.app.strip = stamps
     rig.pins[5].level = 0
-    rig.run(150)
+    rig.run(300)
     released = rig.now
     rig.pins[5].level = 1
     shown = None
@@ -151,7 +151,7 @@ def test_the_loop_turns_quickly_only_while_a_button_is_down():
         rig.now += 5
         pause = app.tick(rig.now)
     assert pause == app.quick_ms
-    for _ in range(100):
+    for _ in range(300):
         rig.now += 1
         assert app.tick(rig.now) == app.quick_ms  # held
     rig.pins[5].level = 1
@@ -183,7 +183,7 @@ def test_with_quick_turns_a_press_shows_about_20ms_after_the_release():
     rig.app.strip = stamps
     rig.pins[5].level = 0
     pause = None
-    for _ in range(40):
+    for _ in range(150):  # held about 300 ms
         rig.now += (pause or 5) + 1  # each turn: the sleep asked for, 1 ms of work
         pause = rig.app.tick(rig.now)
     released = rig.now + 1  # the contact opens during the sleep after this turn
