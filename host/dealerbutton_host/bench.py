@@ -186,33 +186,58 @@ def build_timings(runs: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
     run, the rp2 p95 they imply with the ratio named, and in how many runs that met the
     rp2 target."""
     out: Dict[str, Dict[str, Any]] = {}
+    speeds = [host_speed(r) for r in runs]
+    out["host_speed"] = {"per_run": speeds}
     for key, label, (part, field), ratio, target_ms in TIMINGS:
         per_run = [_time(r[part][field]) for r in runs]
         rp2 = [t["p95_us"] * RATIOS[ratio] / 1000 if t else None for t in per_run]
-        ok = [v is not None and target_ms is not None and v <= target_ms for v in rp2]
+        cal = [v * k if v is not None else None for v, k in zip(rp2, speeds, strict=True)]
         out[key] = {"label": label, "unix": per_run, "ratio": ratio, "rp2_p95_ms": rp2,
-                    "target_ms": target_ms, "runs_within": sum(ok) if target_ms else None}
+                    "rp2_p95_ms_calibrated": cal, "target_ms": target_ms,
+                    "runs_within": _count(rp2, target_ms),
+                    "runs_within_calibrated": _count(cal, target_ms)}
     for key, label, unit, target in LOOP:
-        values = []
-        for r in runs:
-            loop = r["loop"]
-            if key == "loop_frame_ms":
-                g = loop["frame_gap"]
-                values.append([loop["mean_gap_us"] / 1000, g["p95_us"] / 1000])
-            elif key == "loop_idle_cpu":
-                values.append(loop["idle_per_mille"] / 10)
-            else:
-                t = loop["press_seat" if key == "press_seat_ms" else "press_next"]
-                values.append([t["median_us"] / 1000, t["p95_us"] / 1000])
-        if key == "loop_frame_ms":
-            ok = [abs(v[0] - target) <= 0.5 for v in values]
-        elif key == "loop_idle_cpu":
-            ok = [v <= target for v in values]
-        else:
-            ok = [v[1] <= target for v in values]
-        out[key] = {"label": label, "unit": unit, "rp2": values, "target": target,
-                    "runs_within": sum(ok)}
+        out[key] = _loop_figure(runs, "loop", key, label, unit, target)
+        out[key + "_calibrated"] = _loop_figure(runs, "loop_calibrated", key, label, unit,
+                                                target)
     return out
+
+
+def host_speed(run: Dict[str, Any]) -> float:
+    """How many times as fast as the host the ratios were measured on this one ran a run:
+    the old renderer's rp2 time over the ratio, against its time here."""
+    ref = run["frame"].get("reference_render") or {}
+    here = ref.get("median_us")
+    return bench_device.REFERENCE_RENDER_RP2_US / RATIOS["frame"] / here if here else 1.0
+
+
+def _count(values: List[Optional[float]], target: Optional[float]) -> Optional[int]:
+    if target is None:
+        return None
+    return sum(1 for v in values if v is not None and v <= target)
+
+
+def _loop_figure(runs: List[Dict[str, Any]], part: str, key: str, label: str, unit: str,
+                 target: float) -> Dict[str, Any]:
+    """A row of the modelled loop over the runs: its rp2 values and the runs within."""
+    values: List[Any] = []
+    for r in runs:
+        loop = r[part]
+        if key == "loop_frame_ms":
+            values.append([loop["mean_gap_us"] / 1000, loop["frame_gap"]["p95_us"] / 1000])
+        elif key == "loop_idle_cpu":
+            values.append(loop["idle_per_mille"] / 10)
+        else:
+            t = loop["press_seat" if key == "press_seat_ms" else "press_next"]
+            values.append([t["median_us"] / 1000, t["p95_us"] / 1000])
+    if key == "loop_frame_ms":
+        ok = [abs(v[0] - target) <= 0.5 for v in values]
+    elif key == "loop_idle_cpu":
+        ok = [v <= target for v in values]
+    else:
+        ok = [v[1] <= target for v in values]
+    return {"label": label, "unit": unit, "rp2": values, "target": target,
+            "runs_within": sum(ok)}
 
 
 def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, Any],
@@ -318,35 +343,44 @@ def _within(n: Optional[int], runs: int) -> str:
     return "within in %d of %d run%s" % (n, runs, "" if runs == 1 else "s")
 
 
+def _loop_cell(key: str, v: List[Any]) -> str:
+    if key == "loop_idle_cpu":
+        return _span(v, "%.1f") + " %"
+    if key == "loop_frame_ms":
+        return "%s / %s ms" % (_span([x[0] for x in v]), _span([x[1] for x in v], "%.1f"))
+    return "%s / %s ms" % (_span([x[0] for x in v], "%.1f"), _span([x[1] for x in v], "%.1f"))
+
+
 def timing_table(timings: Dict[str, Dict[str, Any]], runs: int) -> str:
-    rows = [("time (rp2 = unix x ratio)", "unix port med / p95 (us)", "rp2 p95 est. (ms)",
-             "ratio", "rp2 target", "this host")]
+    rows = [("time", "unix port med / p95 (us)", "rp2 p95 est. (ms)", "ratio",
+             "x host speed (ms)", "rp2 target", "within (ratio; x host)")]
     for key, *_ in TIMINGS:
         t = timings[key]
         unix = [u for u in t["unix"] if u]
         rp2 = [v for v in t["rp2_p95_ms"] if v is not None]
+        cal = [v for v in t["rp2_p95_ms_calibrated"] if v is not None]
+        within = "-"
+        if t["target_ms"]:
+            within = "%d; %d of %d" % (t["runs_within"], t["runs_within_calibrated"], runs)
         rows.append((t["label"],
                      "%s / %s" % (_span([u["median_us"] for u in unix], "%.0f"),
                                   _span([u["p95_us"] for u in unix], "%.0f")) if unix else "n/a",
                      _span(rp2) if rp2 else "n/a",
                      "%s %dx" % (t["ratio"].replace("_", " "), RATIOS[t["ratio"]]),
-                     "p95 <= %.1f ms" % t["target_ms"] if t["target_ms"] else "-",
-                     _within(t["runs_within"], runs)))
+                     _span(cal) if cal else "n/a",
+                     "p95 <= %.1f ms" % t["target_ms"] if t["target_ms"] else "-", within))
     for key, _label, _unit, target in LOOP:
         t = timings[key]
-        v = t["rp2"]
+        c = timings[key + "_calibrated"]
         if key == "loop_idle_cpu":
-            shown = _span(v, "%.1f") + " %"
             tgt = "<= %d %%" % target
         elif key == "loop_frame_ms":
-            shown = "%s / %s ms" % (_span([x[0] for x in v]), _span([x[1] for x in v], "%.1f"))
             tgt = "mean 25.0 ms"
         else:
-            shown = "%s / %s ms" % (_span([x[0] for x in v], "%.1f"),
-                                    _span([x[1] for x in v], "%.1f"))
             tgt = "p95 <= %d ms" % target
-        rows.append((t["label"], "(modelled)", shown, "per tick", tgt,
-                     _within(t["runs_within"], runs)))
+        rows.append((t["label"], "(modelled)", _loop_cell(key, t["rp2"]), "per tick",
+                     _loop_cell(key, c["rp2"]), tgt,
+                     "%d; %d of %d" % (t["runs_within"], c["runs_within"], runs)))
     return table(rows)
 
 
@@ -456,12 +490,18 @@ def main(argv: Optional[List[str]] = None) -> int:
              runs_wanted, "" if runs_wanted == 1 else "s"))
     print(timing_table(timings, runs_wanted))
     loop = mp["loop"]
-    print("rp2 figures are estimates: the unix port's time on this host times the ratio named "
-          "(the rp2 port against the unix port, measured side by side: %s); a faster or "
-          "busier host moves them, so their verdicts are per run, not met/missed. "
-          "(modelled): the board's loop (tick, sleep %d ms) on a clock advanced by each "
-          "tick's time x ratio, default ring (%d LEDs, %d buttons), %d-ms release wait."
+    speeds = timings["host_speed"]["per_run"]
+    print("rp2 est.: the unix port's time on this host times the ratio named (the rp2 port "
+          "against the unix port, measured side by side: %s). Those ratios hold for the host "
+          "they were measured on; the old renderer, timed here beside the new one, ran %s "
+          "times as fast as there (%.0f us / its median here), so 'x host speed' multiplies "
+          "the estimate by that. Both move with the host's load: verdicts are counted per "
+          "run, not met/missed. (modelled): the board's loop (tick, then sleep what it asks "
+          "or %d ms) on a clock advanced by each tick's time x ratio, default ring (%d LEDs, "
+          "%d buttons), %d ms release wait."
           % (", ".join("%s %dx" % (k.replace("_", " "), RATIOS[k]) for k in RATIOS),
+             _span(speeds, "%.1f"),
+             bench_device.REFERENCE_RENDER_RP2_US / RATIOS["frame"],
              loop["loop_ms"], loop["leds"], loop["buttons"], loop["release_ms"]))
     print()
     print(figure_table(figures))
