@@ -30,7 +30,6 @@ except ImportError:
     def const(x):
         return x
 
-import sys
 from array import array
 
 from dealerbutton import palette as palettes
@@ -103,8 +102,8 @@ _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
 # Two loops over many LEDs run on every frame of a 60-LED ring or of a flash over the whole
 # ring: scaling the frame down to the current budget (every byte) and painting a run of
 # LEDs. In bytecode they cost the board about 2 ms and 1 ms; MicroPython runs them as viper
-# code, CPython the same loops in plain Python (the tests run both on MicroPython, and the
-# frames of both are held to the same bytes).
+# code (fastloops.py), elsewhere these same loops in plain Python (the tests run both on
+# MicroPython, and the frames of both are held to the same bytes).
 def _scale_plain(buf, n, scale):
     """buf[i] * scale >> 8 for the first n bytes; returns their new sum."""
     total = 0
@@ -131,45 +130,14 @@ def _paint_plain(out, phys, span, rgb):
     return delta
 
 
-_scale = _scale_plain
-_paint_run = _paint_plain
-_scale_viper = None
-_paint_viper = None
-if sys.implementation.name == "micropython":  # (CPython may have a micropython stub module)
-    import micropython
-
-    @micropython.viper
-    def _scale_fast(buf: ptr8, n: int, scale: int) -> int:  # noqa: F821
-        total = 0
-        i = 0
-        while i < n:
-            v = (buf[i] * scale) >> 8
-            buf[i] = v
-            total += v
-            i += 1
-        return total
-
-    @micropython.viper
-    def _paint_fast(out: ptr8, phys: ptr16, span: int, rgb: ptr8) -> int:  # noqa: F821
-        r = rgb[0]
-        g = rgb[1]
-        b = rgb[2]
-        delta = 0
-        k = span & 0xFFFF
-        end = span >> 16
-        while k < end:
-            p = 3 * phys[k]
-            delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
-            out[p] = r
-            out[p + 1] = g
-            out[p + 2] = b
-            k += 1
-        return delta
-
-    _scale_viper = _scale_fast
-    _paint_viper = _paint_fast
-    _scale = _scale_fast
-    _paint_run = _paint_fast
+try:
+    from dealerbutton.fastloops import paint as _paint_viper
+    from dealerbutton.fastloops import scale as _scale_viper
+except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
+    _scale_viper = None
+    _paint_viper = None
+_scale = _scale_viper or _scale_plain
+_paint_run = _paint_viper or _paint_plain
 
 ROLES = palettes.ROLES
 DEFAULT_PALETTE = palettes.DEFAULT_PALETTE

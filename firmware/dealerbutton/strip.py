@@ -4,11 +4,11 @@ NeoPixelStrip drives MicroPython's neopixel.NeoPixel. The strip that keeps frame
 tests and the emulator is capture.CaptureStrip; the CircuitPython adapter is in strip_cp.py.
 
 Reordering 60 LEDs into the strip's colour order byte by byte took about 2 ms of the board's
-25 ms frame in bytecode: on MicroPython it runs as viper code (a few microseconds), with the
-same loop in plain Python on CPython (the tests run both on MicroPython and compare them).
+25 ms frame in bytecode: on MicroPython it runs as viper code (fastloops.py, a few
+microseconds), elsewhere as the same loop in plain Python (the tests run both on MicroPython
+and compare them).
 """
 
-import sys
 
 
 def _reorder_plain(out, rgb, n, layout):
@@ -31,32 +31,11 @@ def _reorder_plain(out, rgb, n, layout):
         s += 3
 
 
-_reorder = _reorder_plain
-_reorder_viper = None
-if sys.implementation.name == "micropython":  # (CPython may have a micropython stub module)
-    import micropython
-
-    @micropython.viper
-    def _reorder_fast(out: ptr8, rgb: ptr8, n: int, layout: int):  # noqa: F821
-        r = layout & 15
-        g = (layout >> 4) & 15
-        b = (layout >> 8) & 15
-        w = (layout >> 12) & 15
-        bpp = layout >> 16
-        d = 0
-        s = 0
-        end = 3 * n
-        while s < end:
-            out[d + r] = rgb[s]
-            out[d + g] = rgb[s + 1]
-            out[d + b] = rgb[s + 2]
-            if w != 15:
-                out[d + w] = 0
-            d += bpp
-            s += 3
-
-    _reorder_viper = _reorder_fast
-    _reorder = _reorder_fast
+try:
+    from dealerbutton.fastloops import reorder as _reorder_viper
+except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
+    _reorder_viper = None
+_reorder = _reorder_viper or _reorder_plain
 
 # A frame the same as the last one is not sent again, except this often (frames): a strip
 # that caught noise on its data line is put right within about a second.

@@ -848,10 +848,10 @@ def main(argv):
             # here against its time where the ratios were measured).
             ref = out["frame"]["reference_render"]["median_us"]
             speed = REFERENCE_RENDER_RP2_US / RATIOS["frame"] / ref if ref else 1.0
-            pool["loop_gap"] = Samples(LOOP_IDLE_MS // 20)
-            pool["loop_lat_seat"] = Samples(LOOP_PRESSES)
-            pool["loop_lat_next"] = Samples(LOOP_PRESSES)
-            bench_loop(pool, out, speed, "loop_calibrated")
+            fresh = {"loop_gap": Samples(LOOP_IDLE_MS // 20),
+                     "loop_lat_seat": Samples(LOOP_PRESSES),
+                     "loop_lat_next": Samples(LOOP_PRESSES)}
+            bench_loop(fresh, out, speed, "loop_calibrated")
         bench_rules(counts["hands"], pool, out)
         bench_state(out)
     import json
