@@ -19,6 +19,7 @@ from dealerbutton.ring import (
     estimate_ma,
 )
 from dealerbutton.ticks import TICKS_MAX
+from test_buttons import Lcg
 
 # The renderer as it drew every LED of every frame (the benchmark times it too).
 sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host")
@@ -498,15 +499,6 @@ def test_palette_roles_by_name_match_palette_roles():
     for i in range(len(names)):
         assert R.ROLES[values[i]] == names[i], (names[i], values[i])
     assert len(R.ROLES) == len(names)
-
-
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
 
 
 def test_frames_are_byte_identical_to_drawing_everything_every_frame():
