@@ -37,8 +37,8 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # the armv6m ones).
 HOST_MARCH = {"x86_64": "x64", "AMD64": "x64", "i686": "x86", "i386": "x86",
               "armv7l": "armv7m"}
-# The Pico has about 190 KB of heap; objects on this 64-bit unix port are about twice as big.
-HEAPSIZE = "384K"
+# The Pico has about 246 KB of heap; objects on this 64-bit unix port are about twice as big.
+HEAPSIZE = "512K"
 # rp2 port / unix port, measured side by side (bench_device.RATIOS): frame 125x, deal 119x,
 # idle tick 91x, gc.collect() 64x.
 RATIOS = bench_device.RATIOS
