@@ -111,6 +111,20 @@ def test_heap_per_call_is_counted_on_micropython_only(run):
     assert pico["status"] == ("met (est.)" if r["high_b"] <= 64 * 1024 else "missed (est.)"
                               if r["low_b"] > 64 * 1024 else "at risk (est.)")
 
+    # The verdict on the board's heap: the unix port's figure times the calibration, against
+    # the budget less its margin.
+    board = figures["heap_app_board"]
+    v = board["micropython"]
+    assert v["unix_b"] == figures["heap_app"]["micropython"]
+    assert v["board_b"] == int(v["unix_b"] * bench.CALIBRATION) < v["peak_b"]
+    assert board["limit_b"] == 56 * 1024
+    assert board["status"] == ("met" if v["board_b"] <= 56 * 1024 else "missed")
+
+
+def test_board_heap_calibration_is_the_board_measurement():
+    assert bench.CALIBRATION == pytest.approx(33.5 / 45.4)
+    assert bench.board_heap(45400) == {"unix_b": 45400, "board_b": 33500, "peak_b": 38800}
+
 
 def test_heap_in_use_and_sizes(run):
     _, result, _ = run

@@ -19,7 +19,7 @@ released, and never acts.
                   present and the hand dealt; next long: cancel
 """
 
-from dealerbutton import VERSION, config, protocol
+from dealerbutton import VERSION, forget, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
@@ -165,7 +165,13 @@ class App:
         return "ok repl"
 
     def config_json(self):
-        return config.to_json(self.cfg)
+        """The `config` command: config.py is loaded for it and forgotten after (it is large
+        and rarely needed: see board.load_config)."""
+        from dealerbutton import config
+        try:
+            return config.to_json(self.cfg)
+        finally:
+            forget("config")
 
     # -- table events ------------------------------------------------------------------
     def run(self, cmd, seat, option, defer_save=False):
@@ -432,6 +438,7 @@ class Rejected:
     repl_requested = False
 
     def __init__(self, cfg, errors, strip, write, now_ms=0, name="config.json"):
+        from dealerbutton import config
         self.message = config.message(errors, name)
         self.stats = Stats()
         self.last_frame = now_ms

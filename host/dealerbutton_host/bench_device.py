@@ -53,9 +53,10 @@ REFERENCE_RENDER_RP2_US = 25100
 LOOP_IDLE_MS = 10000  # the modelled board loop: this long idle, then the presses
 LOOP_PRESSES = 40
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board.py, each module after the ones it imports.
+# What main.py brings in through board.py, each module after the ones it imports (config.py
+# is loaded at power-up and forgotten once the config is checked: see board.load_config).
 IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons", "dealerbutton.ring",
-                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.config",
+                "dealerbutton.strip", "dealerbutton.rules",
                 "dealerbutton.protocol", "dealerbutton.store", "dealerbutton.app",
                 "dealerbutton.board")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
@@ -599,11 +600,21 @@ def bench_state(out):
                     "players_owing": debts, "round_trip": ok, "seq": seq}
 
 
+def checked_config(d):
+    """config.validate(d) as the board's power-up does it: config.py forgotten after."""
+    from dealerbutton import config, forget
+    try:
+        return config.validate(d)
+    finally:
+        forget("config")
+        gc.collect()
+
+
 def make_app(cls, now_ms=1000):
     """The App as board.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
     app's saves going to a flash that keeps only the size; 12 players sit, the first hand."""
-    from dealerbutton import board, config, store
-    cfg, errors = config.validate({"seats": SEATS, "leds": LEDS})
+    cfg, errors = checked_config({"seats": SEATS, "leds": LEDS})
+    from dealerbutton import board, store
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     app = cls(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
@@ -617,7 +628,7 @@ def make_app(cls, now_ms=1000):
 def default_app():
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
     what a home game runs."""
-    from dealerbutton import board, config, store
+    from dealerbutton import board, store
     from dealerbutton.app import App
 
     class BenchApp(App):
@@ -628,7 +639,7 @@ def default_app():
             return App.press(self, seat, long, defer_save)
 
     gc.collect()
-    cfg, errors = config.validate({})
+    cfg, errors = checked_config({})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     app = BenchApp(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,

@@ -92,6 +92,20 @@ def test_repl_works_in_the_refused_config_mode():
     assert not machine.watchdogs
 
 
+def test_config_module_is_forgotten_after_power_up_and_after_the_config_command():
+    import sys
+    out, line = power_up('{"seats": 4, "leds": 20}', b"config\nsit 1\n")
+    assert out[0] == "* info no saved state: clean start", out
+    assert out[1].startswith('ok {"seats":4,"leds":20,'), out
+    assert out[2:] == ["* seat 1 active", "ok"], out
+    assert "dealerbutton.config" not in sys.modules
+    import dealerbutton
+    assert not hasattr(dealerbutton, "config")
+    # loaded again when asked for
+    from dealerbutton import config
+    assert config.defaults()["seats"] == 9
+
+
 def test_zz_clean_up():
     for name in ("state.json", "state.json.tmp", "config.json"):
         try:
