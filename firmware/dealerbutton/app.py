@@ -21,7 +21,7 @@ released, and never acts.
 
 from dealerbutton import VERSION, forget, protocol
 from dealerbutton import ring as ringmod
-from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
+from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button, Pins
 from dealerbutton.rules import UNDO_DEPTH, Table
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
@@ -47,14 +47,16 @@ class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
     repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
 
-    def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0):
+    def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0, bank=None):
         """cfg: a validated config; pins[0] the next-hand button, pins[s] seat s (value() == 0
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
-        0..n-1 for the draw for the button."""
+        0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
+        (pressed() -> a bit per pin; default: buttons.Pins, one pin after the other)."""
         self.cfg = cfg
         self.version = VERSION
         self.strip = strip
         self.pins = pins
+        self.bank = bank or Pins(pins)
         self.write = write
         self.store = store
         self.rng = rng or _default_rng
@@ -334,7 +336,7 @@ class App:
     last_frame = 0
     next_frame = 0   # when the next frame of the steady 40 fps is due
     # Bit i set while button i needs update() every poll (pressed, settling or held); a
-    # button at rest reading released is skipped: the idle poll is one read per pin.
+    # button at rest reading released is skipped: the idle poll is one read of the bank.
     busy = -1
     # Bit i set while button i is down or its release is being timed, and it is not stuck:
     # then the loop had better turn every quick_ms. A release counts once seen released
@@ -354,12 +356,11 @@ class App:
         # Buttons at rest are read every other turn (a press lasts 50 ms at least: seen
         # one turn later, it still counts), those that are not, every turn (a release is
         # timed to the turn: it is what acts). An idle table: half the reads.
+        # The bank reads every pin at once (one register read on the board).
         self.rest_turn ^= 1
         if self.rest_turn:
-            for i in range(len(pins)):
-                if busy >> i & 1 or pins[i].value() == 0:
-                    self.poll_button(i, now_ms)
-        elif busy:
+            busy |= self.bank.pressed()
+        if busy:
             for i in range(len(pins)):
                 if busy >> i & 1:
                     self.poll_button(i, now_ms)

@@ -15,6 +15,7 @@ import neopixel
 
 from dealerbutton import forget, store
 from dealerbutton.app import App, start_refused
+from dealerbutton.buttons import Pins
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -22,6 +23,7 @@ STATE_DIR = "/"
 WDT_MS = 8000          # rp2040: at most about 8.3 s
 LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
+SIO_GPIO_IN = 0xD0000004  # RP2040 SIO: the input level of GPIO n is bit n
 CTRL_C = 3             # the REPL's interrupt character, given back when the app lets go
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 
@@ -68,6 +70,41 @@ def seat_pins(cfg):
     for gpio in cfg["pins"]["seats"][:cfg["seats"]]:
         pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
     return pins
+
+
+class PinBank(Pins):
+    """The buttons' pins read all at once: one read of the SIO's GPIO_IN register (mem32:
+    machine.mem32 on the rp2 port) gives every pin's level; without mem32 (other ports,
+    the tests) each pin is read in turn (buttons.Pins). pressed(): bit i set while pins[i]
+    (GPIO gpios[i]) reads pressed. An idle table costs one read and one mask a poll."""
+
+    def __init__(self, pins, gpios, mem32=None):
+        Pins.__init__(self, pins)
+        self.gpios = gpios
+        self.mem32 = mem32
+        self.mask = 0
+        for g in gpios:
+            self.mask |= 1 << g
+
+    def pressed(self):
+        if self.mem32 is None:
+            return Pins.pressed(self)
+        low = ~self.mem32[SIO_GPIO_IN] & self.mask   # pull-ups: pressed reads 0
+        if not low:
+            return 0
+        bits = 0
+        gpios = self.gpios
+        for i in range(len(gpios)):
+            if low >> gpios[i] & 1:
+                bits |= 1 << i
+        return bits
+
+
+def pin_bank(cfg, pins, mem32=None):
+    """The PinBank of seat_pins(cfg): the register read on the rp2 port (or with mem32)."""
+    if mem32 is None and sys.platform == "rp2":
+        mem32 = machine.mem32
+    return PinBank(pins, [cfg["pins"]["next"]] + cfg["pins"]["seats"][:cfg["seats"]], mem32)
 
 
 def safe_boot_requested(samples=5, gap_ms=10):
@@ -126,8 +163,9 @@ def start():
         _write("dealerbutton: " + config.message(errors))
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
-        app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
-                  store.Store(store.OsFs(STATE_DIR)), now_ms=now)
+        pins = seat_pins(cfg)
+        app = App(cfg, make_strip(cfg), pins, _write, store.Store(store.OsFs(STATE_DIR)),
+                  now_ms=now, bank=pin_bank(cfg, pins))
         wdt = machine.WDT(timeout=WDT_MS)
     return app, wdt
 

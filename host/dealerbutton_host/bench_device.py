@@ -84,12 +84,31 @@ class _Pin:
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
-        self.level = 1
+        self._level = 1
+        _MEM32[SIO_GPIO_IN] |= 1 << id
 
     def value(self, v=None):
         if v is None:
-            return self.level
+            return self._level
         self.level = v
+
+    @property
+    def level(self):
+        return self._level
+
+    @level.setter
+    def level(self, v):
+        self._level = v
+        if v:
+            _MEM32[SIO_GPIO_IN] |= 1 << self.id
+        else:
+            _MEM32[SIO_GPIO_IN] &= ~(1 << self.id)
+
+
+# machine.mem32 for the one register the board reads, the SIO's GPIO_IN (every pin's level,
+# kept by the pins above): a dict, so reading it is one call into C, as on the board.
+SIO_GPIO_IN = 0xD0000004
+_MEM32 = {SIO_GPIO_IN: 0}
 
 
 class _NeoPixel:
@@ -107,6 +126,7 @@ class _NeoPixel:
 def install_board_stand_ins():
     machine = _Module()
     machine.Pin = _Pin  # type: ignore[attr-defined]
+    machine.mem32 = _MEM32  # type: ignore[attr-defined]
     neopixel = _Module()
     neopixel.NeoPixel = _NeoPixel  # type: ignore[attr-defined]
     sys.modules["machine"] = machine  # type: ignore[assignment]
@@ -617,8 +637,9 @@ def make_app(cls, now_ms=1000):
     from dealerbutton import board, store
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    app = cls(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
-              store.Store(MemFlash(keep=False)), now_ms=now_ms)
+    pins = board.seat_pins(cfg)   # read as on the rp2 port: one register read
+    app = cls(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
+              now_ms=now_ms, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in range(1, SEATS + 1):
         app.run("sit", s, None)
     app.run("deal", 1, None)
@@ -642,8 +663,9 @@ def default_app():
     cfg, errors = checked_config({})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    app = BenchApp(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
-                   store.Store(MemFlash(keep=False)), now_ms=1000)
+    pins = board.seat_pins(cfg)
+    app = BenchApp(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
+                   now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
         app.run("sit", s, None)
     app.run("deal", 1, None)

@@ -106,6 +106,55 @@ def test_config_module_is_forgotten_after_power_up_and_after_the_config_command(
     assert config.defaults()["seats"] == 9
 
 
+def test_pin_bank_reads_every_button_at_once_or_pin_by_pin():
+    machine.clear()
+    cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}
+    pins = board.seat_pins(cfg)
+    register = machine.Mem32()
+    fast = board.pin_bank(cfg, pins, register)
+    plain = board.pin_bank(cfg, pins)    # not the rp2 port: one pin after the other
+    assert fast.gpios == [15, 2, 3, 4, 5] and plain.mem32 is None
+    assert fast.pressed() == plain.pressed() == 0
+    for gpio, bits in ((15, 1), (2, 2), (5, 16)):
+        machine.set_level(gpio, 0)
+        assert fast.pressed() == plain.pressed() == bits, (gpio, fast.pressed())
+        machine.set_level(gpio, 1)
+    machine.set_level(3, 0)
+    machine.set_level(15, 0)
+    machine.set_level(6, 0)   # a seat the config does not use: never seen
+    assert fast.pressed() == plain.pressed() == 1 | 4
+    assert register.reads == 5
+
+
+def test_the_app_polls_its_buttons_through_the_bank():
+    machine.clear()
+    cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}
+    pins = board.seat_pins(cfg)
+    register = machine.Mem32()
+    from dealerbutton import config
+    full, errors = config.validate(cfg)
+    assert not errors, errors
+    out = []
+    from dealerbutton.app import App
+    app = App(full, Strip(), pins, out.append, now_ms=0,
+              bank=board.pin_bank(full, pins, register))
+    for now in range(0, 200, 5):
+        app.tick(now)
+    assert register.reads == 20   # an idle table: one register read every other turn
+    machine.set_level(3, 0)       # seat 2 pressed ...
+    for now in range(200, 400, 5):
+        app.tick(now)
+    machine.set_level(3, 1)       # ... and let go
+    for now in range(400, 500, 5):
+        app.tick(now)
+    assert out == ["* seat 2 active"], out
+
+
+class Strip:
+    def show(self, buf):
+        pass
+
+
 def test_zz_clean_up():
     for name in ("state.json", "state.json.tmp", "config.json"):
         try:

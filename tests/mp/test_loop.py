@@ -5,7 +5,7 @@ the idle poll (CPython and MicroPython)."""
 import gc
 
 import mptest
-from dealerbutton.buttons import Button
+from dealerbutton.buttons import Button, Pins
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 from devrig import Rig
 
@@ -75,6 +75,7 @@ def test_buttons_at_rest_are_read_once_and_not_decoded():
     rig = seated_rig()
     pins = [CountingPin() for _ in rig.pins]
     rig.app.pins = pins
+    rig.app.bank = Pins(pins)   # the per-pin bank (the board's reads one register)
     updates = []
     for i in range(len(rig.app.buttons)):
         b = rig.app.buttons[i]
