@@ -21,7 +21,7 @@ released, and never acts.
 
 from dealerbutton import VERSION, forget, protocol
 from dealerbutton import ring as ringmod
-from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button, Pins
+from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
@@ -43,6 +43,23 @@ def make_ring(cfg):
                         budget_ma=cfg["budget_ma"], palette=cfg["palette"] or None)
 
 
+class Pins:
+    """The buttons' pins (pins[0] the next-hand button, pins[s] seat s), read one by one:
+    pressed() has bit i set while pins[i] reads pressed (0: the pull-up is shorted). The
+    board reads them all at once instead (board.PinBank)."""
+
+    def __init__(self, pins):
+        self.pins = pins
+
+    def pressed(self):
+        pins = self.pins
+        bits = 0
+        for i in range(len(pins)):
+            if pins[i].value() == 0:
+                bits |= 1 << i
+        return bits
+
+
 class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
     repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
@@ -51,7 +68,7 @@ class App:
         """cfg: a validated config; pins[0] the next-hand button, pins[s] seat s (value() == 0
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
         0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
-        (pressed() -> a bit per pin; default: buttons.Pins, one pin after the other)."""
+        (pressed() -> a bit per pin; default: Pins, one pin after the other)."""
         self.cfg = cfg
         self.version = VERSION
         self.strip = strip
@@ -187,7 +204,11 @@ class App:
 
     def event(self, cmd, seat, option, defer_save):
         """run() but the reply of an accepted event (a press has its own): None, or the
-        reply that refuses the event."""
+        reply that refuses the event. defer_save (a press in the loop): the ring shows the
+        event first; its events are written and the table saved after that frame
+        (tick() does it)."""
+        if self.report_due:
+            self.report()   # an earlier press's events go first
         t = self.table
         try:
             if cmd == "sit":
@@ -212,7 +233,7 @@ class App:
             self.write("* undo " + self.undone())
         else:
             self.remember(cmd, seat, option)
-        self.changed(cmd == "deal")
+        self.changed(cmd == "deal", defer_save)
         if defer_save:
             self.save_due = True
         else:
@@ -245,18 +266,36 @@ class App:
             return "deal%s (hand %d)" % (" %d" % seat if seat else "", self.table.hands + 1)
         return "%s %d%s" % (cmd, seat, " " + option if option else "")
 
-    def changed(self, dealt):
+    def changed(self, dealt, later=False):
+        """The table changed: the ring's marks now, the events now or (later: a press in the
+        loop) once the frame that shows the change is out."""
+        self.render_due = True
+        if dealt:
+            self.ring.mode = ringmod.NORMAL
+        self.update_marks()
+        self.report_dealt = self.report_dealt or dealt
+        if later:
+            self.report_due = True
+        else:
+            self.report()
+
+    # Events not written yet: the loop shows a press on the ring before it writes them.
+    report_due = False
+    report_dealt = False
+
+    def report(self):
+        """The events of what changed: `* seat N status` for each seat that changed, then
+        `* hand` after a deal."""
         t = self.table
+        self.report_due = False
         for s in range(1, t.seats + 1):
             status = t.status(s)
             if status != self.statuses[s]:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
-        self.render_due = True
-        if dealt:
-            self.ring.mode = ringmod.NORMAL
+        if self.report_dealt:
+            self.report_dealt = False
             self.write("* hand " + protocol.hand_json(t.hand))
-        self.update_marks()
 
     def update_marks(self):
         t = self.table
@@ -348,7 +387,8 @@ class App:
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
-        then save if an event happened (between frames). Returns quick_ms while a button
+        then write the events of the presses and save if an event happened (between
+        frames). Returns quick_ms while a button
         is down (the loop should come back that soon), else None (its own pace)."""
         self.now = now_ms
         pins = self.pins
@@ -374,6 +414,8 @@ class App:
                 # whole frame behind starts the grid again from now.
                 self.next_frame = ticks_add(now_ms if late >= self.frame_ms
                                             else self.next_frame, self.frame_ms)
+        if self.report_due:
+            self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
             self.save()
         return self.quick_ms if self.quick else None

@@ -160,19 +160,3 @@ class Button:
                 s |= _LONG
         self._s = s
         return NONE
-
-
-class Pins:
-    """The buttons' pins (pins[0] the next-hand button, pins[s] seat s), read one by one:
-    pressed() has bit i set while pins[i] reads pressed (0: the pull-up is shorted)."""
-
-    def __init__(self, pins):
-        self.pins = pins
-
-    def pressed(self):
-        pins = self.pins
-        bits = 0
-        for i in range(len(pins)):
-            if pins[i].value() == 0:
-                bits |= 1 << i
-        return bits

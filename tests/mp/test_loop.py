@@ -5,7 +5,9 @@ the idle poll (CPython and MicroPython)."""
 import gc
 
 import mptest
-from dealerbutton.buttons import Button, Pins
+from dealerbutton.app import Pins
+from dealerbutton.buttons import Button
+from dealerbutton.rules import Table
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 from devrig import Rig
 
@@ -193,6 +195,55 @@ def test_with_quick_turns_a_press_shows_about_20ms_after_the_release():
         rig.now += (pause or 5) + 1
         pause = rig.app.tick(rig.now)
     assert rig.now - released <= Button.release_ms + 4, rig.now - released
+
+
+
+class Marks:
+    """Wraps the rig's strip: each frame shown leaves "<frame>" among the lines written."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.strip = rig.app.strip
+
+    def show(self, buf):
+        self.rig.out.append("<frame>")
+        self.strip.show(buf)
+
+
+def test_a_press_is_on_the_ring_before_its_events_are_written():
+    rig = seated_rig()
+    rig.app.strip = Marks(rig)
+    saves = rig.app.stats.saves
+    lines = rig.press(0, ms=200, step=1, settle=30)
+    events = [x for x in lines if x.startswith("* ")]
+    assert len(events) == 1 and events[0].startswith('* hand {"n":2,'), lines
+    first = lines.index(events[0])
+    # the frame of the deal went out in the same tick, just before its events
+    assert lines[first - 1] == "<frame>", lines
+    assert lines[first:first + len(events)] == events, lines
+    assert rig.table.hands == 2
+    # saved in the same tick, after the events
+    assert rig.app.stats.saves == saves + 1
+    assert Table.from_dict(rig.store.load()[0]).hands == 2
+    # two presses decided in the same turn: the first one's events go out before the
+    # second event happens (the events stay in the order of the table's events), the
+    # second one's after the frame
+    rig.take()
+    assert rig.app.press(6, False, True) == "ok sit"
+    assert rig.take() == []
+    assert rig.app.press(7, False, True) == "ok sit"
+    assert rig.take() == ["* seat 6 waiting"]
+    rig.tick(1)
+    assert rig.take() == ["<frame>", "* seat 7 waiting"]
+
+
+def test_a_press_command_writes_its_events_before_its_reply():
+    rig = seated_rig()
+    lines = rig.send("press 0")
+    assert lines[-1] == "ok deal", lines
+    assert lines[-2].startswith("* hand "), lines
+    lines = rig.send("press 6")
+    assert lines == ["* seat 6 waiting", "ok sit"], lines
 
 
 if __name__ == "__main__":
