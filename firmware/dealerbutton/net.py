@@ -1,15 +1,19 @@
 """The table on an MQTT broker, from a board with Wi-Fi (Pico W), by itself: the same
 topics as `dealerbutton bridge` (PROTOCOL.md, "MQTT topics").
 
-    net = Net(app, settings, make_client, now_ms)   # settings: config.json's "network"
+    net = Net(app, settings, make_client, now_ms, link_up, feed)  # settings: "network"
     write = lambda line: (usb(line), net.line(line))  # every line the App writes
     loop: app.tick(now); net.tick(now)
 
 make_client(client_id) returns an umqtt.simple MQTTClient (micropython-lib, umqtt.simple
 1.6.0: connect(), set_last_will(), set_callback(), subscribe(), publish(), check_msg(),
-ping(), disconnect()); the tests give a fake one. Nothing here may stop the table: every
-network call is guarded, a failure means "offline", and connecting is tried again with a
-growing pause (1 s doubling to 60 s). Event lines while offline are counted, not kept.
+ping(), disconnect()); the tests give a fake one. link_up() (optional) says whether the
+Wi-Fi is up: no connection is tried while it is down. feed() (optional, the watchdog's)
+is called before every call that may block on the network, so that each blocking call has
+the whole watchdog period (the client's socket timeout bounds each one). Nothing here may
+stop the table: every network call is guarded, a failure means "offline", and connecting
+is tried again with a growing pause (1 s doubling to 60 s). Event lines while offline are
+counted, not kept.
 On connecting: online 1 (with 0 as the last will), the state again (retained), and the
 count of events missed in the state's "missed".
 """
@@ -98,10 +102,16 @@ def json_text(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _nothing():
+    pass
+
+
 class Net:
-    def __init__(self, app, settings, make_client, now_ms):
+    def __init__(self, app, settings, make_client, now_ms, link_up=None, feed=None):
         self.app = app
         self.make_client = make_client
+        self.link_up = link_up
+        self.feed = feed or _nothing
         room = settings["room"]
         table = settings["table"]
         self.base = "%s/%s/%s/" % (PREFIX, room, table)
@@ -147,14 +157,20 @@ class Net:
         self.now = now_ms
         if self.client is None:
             if ticks_diff(now_ms, self.next_try) >= 0:
-                self.connect(now_ms)
+                if self.link_up is None or self.link_up():
+                    self.connect(now_ms)
+                else:
+                    self.error = "no Wi-Fi"  # not a failure: tried again once it is up
             return
+        feed = self.feed
         try:
             while self.queue:
+                feed()
                 self.client.publish(self.base + "event", self.queue[0])
                 self.queue.pop(0)  # only once sent: a failed one is counted as missed
             if ticks_diff(now_ms, self.last_check) >= CHECK_MS:
                 self.last_check = now_ms
+                feed()
                 self.client.check_msg()
                 while self.pending:
                     self.command(self.pending.pop(0))
@@ -162,19 +178,24 @@ class Net:
                 self.publish_state()
             if ticks_diff(now_ms, self.last_ping) >= self.keepalive_ms // 2:
                 self.last_ping = now_ms
+                feed()
                 self.client.ping()
         except Exception as exc:  # noqa: BLE001 - a lost network never stops the table
             self.lost(now_ms, exc)
 
     def connect(self, now_ms):
         c = None
+        feed = self.feed
         try:
             c = self.make_client(self.base)
             c.set_last_will(self.base + "online", "0", True, 1)
             c.set_callback(self.on_message)
+            feed()
             c.connect()
+            feed()
             c.subscribe(self.cmd_topic, 1)
             self.client = c
+            feed()
             c.publish(self.base + "online", "1", True, 1)
             self.state_due = True
             self.publish_state()
@@ -197,6 +218,7 @@ class Net:
         self.state_due = True  # the state goes out again on reconnecting
         if c is not None:
             try:
+                self.feed()
                 c.disconnect()
             except Exception:  # noqa: BLE001 - the socket is already gone
                 pass
@@ -227,6 +249,7 @@ class Net:
     def publish_state(self):
         c = self.client
         if c is not None:
+            self.feed()
             c.publish(self.base + "state", self.state_text(), True, 1)
             self.state_due = False
 
@@ -265,5 +288,6 @@ class Net:
         else:
             shown = line
             reply = self.app.command(line)
+        self.feed()
         c.publish(self.base + "reply", '{"cmd":%s,"reply":%s}' % (
             json_text(shown), json_text(reply)))
