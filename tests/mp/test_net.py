@@ -2,7 +2,7 @@
 retained state, last will, commands from the floor, a lost network with backoff, events
 counted while offline, the table never stopped (CPython and MicroPython)."""
 import mptest
-from dealerbutton import net
+from dealerbutton import config, net
 from devrig import Rig
 
 SETTINGS = {"ssid": "club", "broker": "10.0.0.2", "room": "club", "table": "7"}
@@ -287,6 +287,25 @@ def test_settings_are_checked():
         "network.port: a number 0..65535 (0: 1883, or 8883 with tls)",
         "network.tls: true or false",
         "network.colour: unknown field"]
+
+
+def test_config_json_network_block():
+    cfg, errors = config.validate({"seats": 6, "network": SETTINGS})
+    assert errors == [] and cfg["network"] == SETTINGS
+    assert "network" not in config.to_json(cfg)  # the `config` command never shows it
+    cfg, errors = config.validate({"seats": 6})
+    assert errors == [] and "network" not in cfg
+    cfg, errors = config.validate({"seats": 99, "network": {"ssid": "club", "broker": 7,
+                                                            "room": "club", "table": "7",
+                                                            "password": 1234}})
+    assert errors == ["network.broker: required, a text", "network.password: a text",
+                      "seats: 99 is out of range 2..12"], errors
+    assert "network" not in cfg
+    assert config.message(config.validate({"network": "wifi"})[1]) == (
+        "config.json rejected (1 problem): network: must be an object")
+    errors = config.validate({"netwrok": {}})[1]
+    assert errors == ["netwrok: unknown field (known: " + ", ".join(config.FIELDS)
+                      + ", network)"], errors
 
 
 def test_check_command():
