@@ -183,17 +183,18 @@ class Tls:
 
 def client_maker(simple, settings, ssl_module=None):
     """make_client(client_id) for Net: umqtt.simple's MQTTClient with the settings, whose
-    connect() has the socket timeout, and whose check_msg() puts the timeout back (umqtt
-    leaves the socket blocking for good after reading), so that no call waits longer than
-    NET_TIMEOUT_S on a dead link."""
+    connect() has the socket timeout, and whose wait_msg() (under check_msg, and waiting for
+    an acknowledgement in publish and subscribe) puts the timeout back: umqtt leaves the
+    socket blocking for good after reading. So no call waits on a dead link for longer than
+    NET_TIMEOUT_S at a time."""
 
     class Client(simple.MQTTClient):
         def connect(self, clean_session=True, timeout=None):
             return simple.MQTTClient.connect(self, clean_session, NET_TIMEOUT_S)
 
-        def check_msg(self):
+        def wait_msg(self):
             try:
-                return simple.MQTTClient.check_msg(self)
+                return simple.MQTTClient.wait_msg(self)
             finally:
                 raw = self.ssl.raw if self.ssl else self.sock
                 raw.settimeout(NET_TIMEOUT_S)

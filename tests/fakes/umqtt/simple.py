@@ -1,6 +1,7 @@
 """A fake `umqtt.simple` (micropython-lib's, 1.6.0) for tests of the board code: the same
 MQTTClient constructor and methods, talking to the module's `broker` instead of a socket.
-Like the real one, check_msg() leaves the socket blocking without a timeout."""
+Like the real one, wait_msg() (under check_msg(), and after a QoS 1 publish or a subscribe)
+takes one message and leaves the socket blocking without a timeout."""
 
 
 class MQTTException(Exception):
@@ -89,14 +90,23 @@ class MQTTClient:
     def publish(self, topic, msg, retain=False, qos=0):
         self._up()
         broker.sent.append((topic, msg, retain))
+        if qos == 1:
+            self.wait_msg()  # the acknowledgement (any command waiting is taken first)
 
     def subscribe(self, topic, qos=0):
         self._up()
         broker.subs.append(topic)
+        self.wait_msg()
+
+    def wait_msg(self):
+        """One message from the broker: a command from the inbox goes to the callback."""
+        self._up()
+        self.sock.setblocking(True)  # as the real one does after its first read
+        if broker.inbox:
+            self.cb(broker.subs[-1].encode(), broker.inbox.pop(0))
+            return 0x30
+        return None
 
     def check_msg(self):
         self.sock.setblocking(False)
-        self._up()
-        while broker.inbox:
-            self.cb(broker.subs[-1].encode(), broker.inbox.pop(0))
-        self.sock.setblocking(True)
+        return self.wait_msg()
