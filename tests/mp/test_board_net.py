@@ -60,11 +60,7 @@ def run(plan, loops, in_reach=True, broker_up=True, network_block=NETWORK, seats
     try:
         os.mkdir(ROOT)
     except OSError:
-        pass
-    try:
-        os.remove(ROOT + "/state.json")
-    except OSError:
-        pass
+        empty(ROOT)  # no saved state from the test before
     cfg = '{"seats": %d, "network": %s}' % (seats, _json(network_block))
     with open(ROOT + "/config.json", "w") as f:
         f.write(cfg)
@@ -231,12 +227,13 @@ def test_tls_settings():
     assert (made.port, made.user, made.ssl) == (1884, None, None)
 
 
+def empty(folder):
+    for name in os.listdir(folder):
+        os.remove(folder + "/" + name)
+
+
 def test_zz_clean_up():
-    for name in ("state.json", "state.json.tmp", "config.json"):
-        try:
-            os.remove(ROOT + "/" + name)
-        except OSError:
-            pass
+    empty(ROOT)
     os.rmdir(ROOT)
 
 
