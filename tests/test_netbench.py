@@ -7,7 +7,7 @@ from dealerbutton_host import netbench
 def test_netbench_prints_its_three_figures(capsys):
     assert netbench.main(["--calls", "200"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Pico W publishing, micropython unix port (200 ticks, 2 state")
+    assert out[0].startswith("Pico W publishing, micropython unix port (best of 5 x 200 ticks, 10")
     names = [line[:14].strip() for line in out[2:]]
     assert names == ["idle tick", "offline tick", "state message"], out
     for line in out[2:]:

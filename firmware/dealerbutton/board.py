@@ -7,10 +7,8 @@ the loop and leaves the REPL free (Ctrl-C back on, the watchdog switched off fir
 crash prints its traceback and resets the board, which restores the saved state at power-up.
 
 A Pico W whose config.json has a "network" block also publishes its table on an MQTT broker
-(dealerbutton.net, with micropython-lib's umqtt.simple): the Wi-Fi is joined without
-blocking, every line the app writes also goes to the Net, and the loop ticks the Net after
-the app. Each blocking network call is bounded by a socket timeout and comes right after a
-watchdog feed; nothing on the network can stop the table.
+(dealerbutton.net, on the board only then: net.start wires it): the loop ticks the Net
+after the app.
 """
 
 import sys
@@ -22,7 +20,6 @@ import neopixel
 from dealerbutton import config, store
 from dealerbutton.app import App, start_refused
 from dealerbutton.strip import NeoPixelStrip
-from dealerbutton.ticks import ticks_add, ticks_diff
 
 CONFIG_PATH = "/config.json"
 STATE_DIR = "/"
@@ -31,9 +28,6 @@ LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
 CTRL_C = 3             # the REPL's interrupt character, given back when the app lets go
 max_loops = None       # tests: stop after this many loop turns (None: forever)
-NET_TIMEOUT_S = 2      # each blocking socket call of the MQTT client (connect, TLS, reads)
-KEEPALIVE_S = 30       # the broker publishes the last will ~1.5 keepalives after a silence
-WIFI_RETRY_MS = 15000  # a Wi-Fi join that failed (or was lost) is started again this often
 
 
 def now_ms():
@@ -128,120 +122,13 @@ def start():
                   store.Store(store.OsFs(STATE_DIR)), now_ms=now)
         wdt = machine.WDT(timeout=WDT_MS)
         if cfg.get("network"):
-            net = start_net(app, cfg["network"], wdt, now)
+            from dealerbutton import net as network
+            net = network.start(app, cfg["network"], wdt.feed, _write, lambda: now_ms())
     return app, wdt, net
 
 
 def _write(line):
     print(line)
-
-
-class Wifi:
-    """The Pico W's Wi-Fi station, joined without blocking: WLAN.connect() returns at once
-    and the chip joins in the background. up() (the Net's link check) says whether it has
-    joined; while it has not, it starts a join again every WIFI_RETRY_MS unless one is
-    under way (a wrong password, a network out of reach, a lost link all end up here)."""
-
-    def __init__(self, network, ssid, password):
-        self.wlan = network.WLAN(network.STA_IF)
-        self.ssid = ssid
-        self.password = password or None  # None: an open network
-        self.busy = (getattr(network, "STAT_CONNECTING", 1), 2)  # 2: joined, no address yet
-        self.next_join = now_ms()
-        self.joins = 0
-        self.wlan.active(True)
-
-    def up(self):
-        if self.wlan.isconnected():
-            return True
-        now = now_ms()
-        if ticks_diff(now, self.next_join) >= 0:
-            self.next_join = ticks_add(now, WIFI_RETRY_MS)
-            try:
-                if self.wlan.status() not in self.busy:
-                    self.joins += 1
-                    self.wlan.connect(self.ssid, self.password)
-            except OSError:
-                pass  # the chip refused: the next join in WIFI_RETRY_MS
-        return False
-
-
-class Tls:
-    """What umqtt.simple gets as ssl=: TLS with the broker's name sent (SNI), without a
-    certificate check (the board has no CA store). It keeps the plain socket under the TLS
-    one, whose timeout check_msg takes away (see make_client)."""
-
-    def __init__(self, ssl):
-        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        self.ctx.verify_mode = ssl.CERT_NONE
-        self.raw = None
-
-    def wrap_socket(self, sock, server_hostname=None):
-        self.raw = sock
-        return self.ctx.wrap_socket(sock, server_hostname=server_hostname)
-
-
-def client_maker(simple, settings, ssl_module=None):
-    """make_client(client_id) for Net: umqtt.simple's MQTTClient with the settings, whose
-    connect() has the socket timeout, and whose wait_msg() (under check_msg, and waiting for
-    an acknowledgement in publish and subscribe) puts the timeout back: umqtt leaves the
-    socket blocking for good after reading. So no call waits on a dead link for longer than
-    NET_TIMEOUT_S at a time."""
-
-    class Client(simple.MQTTClient):
-        def connect(self, clean_session=True, timeout=None):
-            return simple.MQTTClient.connect(self, clean_session, NET_TIMEOUT_S)
-
-        def wait_msg(self):
-            try:
-                return simple.MQTTClient.wait_msg(self)
-            finally:
-                raw = self.ssl.raw if self.ssl else self.sock
-                raw.settimeout(NET_TIMEOUT_S)
-
-    tls = settings.get("tls", False)
-    port = settings.get("port", 0) or (8883 if tls else 1883)
-
-    def make_client(client_id):
-        ssl = None
-        if tls:
-            ssl = Tls(ssl_module or __import__("ssl"))
-        return Client(client_id, settings["broker"], port, settings.get("user") or None,
-                      settings.get("password") or "", keepalive=KEEPALIVE_S, ssl=ssl)
-
-    return make_client
-
-
-def start_net(app, settings, wdt, now):
-    """The Net of config.json's network block, with every line the app writes going to it
-    too; None (said on the serial line, the table runs on) on a board without Wi-Fi or
-    without umqtt.simple."""
-    try:
-        import network  # pyright: ignore[reportMissingImports]  (a Pico W's; not a Pico's)
-    except ImportError:
-        _write("dealerbutton: network: this board has no Wi-Fi (no network module); "
-               "the table runs without it")
-        return None
-    try:
-        from umqtt import simple  # pyright: ignore[reportMissingImports]  (put there by deploy)
-    except ImportError:
-        _write("dealerbutton: network: umqtt.simple is missing (dealerbutton deploy installs "
-               "it); the table runs without the broker")
-        return None
-    from dealerbutton.net import Net
-
-    wifi = Wifi(network, settings["ssid"], settings.get("wifi_password"))
-    net = Net(app, settings, client_maker(simple, settings), now, wifi.up, wdt.feed)
-    write = app.write
-
-    def tee(line):
-        write(line)
-        net.line(line)
-
-    app.write = tee
-    _write("dealerbutton: network: table %s of room %s, Wi-Fi %s, broker %s"
-           % (settings["table"], settings["room"], settings["ssid"], settings["broker"]))
-    return net
 
 
 class Console:

@@ -9,8 +9,8 @@ loop's own and cannot be had here): the figures are Net's part of a loop turn.
   idle tick      connected, nothing due (most turns)
   offline tick   the Wi-Fi down: the link check only
   state message  building the retained state of a 9-seat table after a hand
-Allocation is the heap's growth per call (gc.mem_alloc, the collector off), on the unix
-port.
+Times are the best of five runs; allocation is the heap's growth per call (gc.mem_alloc,
+the collector off), on the unix port.
 """
 
 from __future__ import annotations
@@ -60,16 +60,20 @@ out = {}
 
 def measure(name, f, calls):
     f()
-    gc.collect()
-    gc.disable()  # the heap's growth is then what the calls allocated
-    before = gc.mem_alloc()
-    t0 = time.ticks_us()
-    for i in range(calls):
-        f()
-    took = time.ticks_diff(time.ticks_us(), t0)
-    grew = gc.mem_alloc() - before
-    gc.enable()
-    out[name] = [took / calls, grew / calls]
+    best = None
+    for run in range(5):  # the best of five: a machine shared with others only slows a run
+        gc.collect()
+        gc.disable()  # the heap's growth is then what the calls allocated
+        before = gc.mem_alloc()
+        t0 = time.ticks_us()
+        for i in range(calls):
+            f()
+        took = time.ticks_diff(time.ticks_us(), t0)
+        grew = gc.mem_alloc() - before
+        gc.enable()
+        if best is None or took < best:
+            best = took
+    out[name] = [best / calls, grew / calls]
 
 now = [1]
 def idle():
@@ -78,14 +82,14 @@ measure("idle tick", idle, N)
 link[0] = False
 n.client = None
 measure("offline tick", idle, N)
-measure("state message", n.state_text, N // 100)
+measure("state message", n.state_text, N // 20)
 print(json.dumps(out))
 """
 
 
 def run(n: int) -> dict:
     env = dict(os.environ, MICROPYPATH=str(firmware_dir()))
-    proc = subprocess.run([micropython_exe(), "-X", "heapsize=8M", "-c", SCRIPT % n], capture_output=True,
+    proc = subprocess.run([micropython_exe(), "-X", "heapsize=16M", "-c", SCRIPT % n], capture_output=True,
                           text=True, env=env, timeout=300)
     if proc.returncode != 0:
         raise SystemExit("netbench: micropython failed: " + proc.stderr[-2000:])
@@ -94,12 +98,12 @@ def run(n: int) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m dealerbutton_host.netbench",
-                                description=__doc__.split("\n\n")[0])
+                                description="What a Pico W's publishing costs the board's loop.")
     p.add_argument("--calls", type=int, default=20000, help="calls per figure (20000)")
     args = p.parse_args(argv)
     figures = run(args.calls)
-    print("Pico W publishing, micropython unix port (%d ticks, %d state messages); Pico by "
-          "the ratios" % (args.calls, args.calls // 100))
+    print("Pico W publishing, micropython unix port (best of 5 x %d ticks, %d state "
+          "messages); Pico by the ratios" % (args.calls, args.calls // 20))
     print("%-14s %12s %14s %14s" % ("", "unix us", "bytes/call", "Pico (est.)"))
     for name, ratio in (("idle tick", IDLE_RATIO), ("offline tick", IDLE_RATIO),
                         ("state message", DEAL_RATIO)):

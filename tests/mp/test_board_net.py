@@ -9,7 +9,7 @@ import machine  # tests/fakes
 import mptest
 import neopixel  # tests/fakes
 import network  # tests/fakes
-from dealerbutton import board
+from dealerbutton import board, net
 from umqtt import simple  # tests/fakes
 
 ROOT = "board_net_tmp"
@@ -188,8 +188,8 @@ def test_every_blocking_call_has_the_socket_timeout():
     out, s = run({}, 20)
     sock = broker.client.sock
     # connect() set it; check_msg() takes it away as umqtt.simple does, and it is put back
-    assert sock.timeouts[0] == board.NET_TIMEOUT_S and len(sock.timeouts) > 1
-    assert sock.timeout == board.NET_TIMEOUT_S
+    assert sock.timeouts[0] == net.NET_TIMEOUT_S and len(sock.timeouts) > 1
+    assert sock.timeout == net.NET_TIMEOUT_S
 
 
 def test_commands_from_the_floor_reach_the_table():
@@ -215,15 +215,15 @@ def test_tls_settings():
             def wrap_socket(self, sock, server_hostname=None):
                 return ("tls", sock, server_hostname)
 
-    made = board.client_maker(simple, {"broker": "mqtt.club", "tls": True, "user": "t7",
+    made = net.client_maker(simple, {"broker": "mqtt.club", "tls": True, "user": "t7",
                                        "password": "pw"}, FakeSsl)(BASE)
     assert (made.port, made.user, made.pswd, made.keepalive) == (8883, "t7", "pw", 30)
     assert made.ssl.ctx.verify_mode == FakeSsl.CERT_NONE
-    tls = board.Tls(FakeSsl)
+    tls = net.Tls(FakeSsl)
     assert tls.ctx.verify_mode == FakeSsl.CERT_NONE
     assert tls.wrap_socket("raw", server_hostname="mqtt.club") == ("tls", "raw", "mqtt.club")
     assert tls.raw == "raw"
-    made = board.client_maker(simple, {"broker": "b", "port": 1884})(BASE)
+    made = net.client_maker(simple, {"broker": "b", "port": 1884})(BASE)
     assert (made.port, made.user, made.ssl) == (1884, None, None)
 
 
