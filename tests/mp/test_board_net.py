@@ -168,6 +168,16 @@ def test_a_lost_broker_is_found_again_with_the_state_and_the_missed_events():
     assert len(broker.connects) == 2
 
 
+def test_a_wrong_wifi_password_is_tried_again_and_the_table_plays():
+    def wrong():
+        network.aps["club"] = "other"
+
+    out, s = run({1: wrong, 100: b"sit 1\n"}, 700)
+    assert network.joins == [("club", "s3cret")] * 3  # turns 1, 301, 601: 15 s apart
+    assert network.wlans[0].status() == network.STAT_WRONG_PASSWORD
+    assert broker.connects == [] and stalls(s) == [] and "* seat 1 active" in out
+
+
 def test_a_lost_wifi_link_is_joined_again():
     def lost():
         network.drop()
