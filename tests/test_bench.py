@@ -121,6 +121,27 @@ def test_heap_per_call_is_counted_on_micropython_only(run):
     assert board["status"] == ("met" if v["board_b"] <= 56 * 1024 else "missed")
 
 
+
+def test_heap_with_a_network_block_and_with_a_tournament(run):
+    _, result, _ = run
+    hi = result["detail"]["micropython"]["heap_in_use"]
+    f = result["figures"]
+    # A Pico W's board keeps net.py and its Net as well: more than the plain table.
+    assert hi["wifi_b"] > hi["app_b"], hi
+    assert f["heap_wifi_board"]["micropython"]["unix_b"] == hi["wifi_b"]
+    # A tournament table: measured when this firmware takes the "tournament" block.
+    cmd = [sys.executable, "-c", "from dealerbutton import config; from dealerbutton_host."
+           "bench_device import TOURNAMENT; print(not config.validate({'tournament': "
+           "TOURNAMENT})[1])"]
+    takes = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                           env={"PYTHONPATH": "%s:%s" % (ROOT / "firmware",
+                                                         ROOT / "host")}).stdout.strip()
+    if takes == "True":
+        assert hi["tournament_b"] > 0 and f["heap_tournament_board"]["status"] != "n/a"
+    else:
+        assert hi["tournament_b"] is None and f["heap_tournament_board"]["status"] == "n/a"
+
+
 def test_board_heap_calibration_is_the_board_measurement():
     assert bench.CALIBRATION == pytest.approx(33.5 / 45.4)
     assert bench.board_heap(45400) == {"unix_b": 45400, "board_b": 33500, "peak_b": 38800}

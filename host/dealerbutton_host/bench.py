@@ -92,6 +92,8 @@ FIGURES = [
     ("heap_played_pico", "heap in use: Pico est., after play", "B", "range"),
     ("heap_app_board", "heap in use: board (calibrated), App built", "B", "board"),
     ("heap_played_board", "heap in use: board (calibrated), after play", "B", "board"),
+    ("heap_tournament_board", "heap in use: board (calibrated), tournament", "B", "board"),
+    ("heap_wifi_board", "heap in use: board (calibrated), Wi-Fi (net.py)", "B", "board"),
     ("mpy_total", ".mpy total, every firmware module", "B", "size"),
     ("mpy_board", ".mpy the board gets (deploy)", "B", "size"),
     ("state_file", "state file, full table, debts", "B", "size"),
@@ -312,7 +314,9 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     board_target = "<= %d KB (%d KB spare)" % ((HEAP_BUDGET - HEAP_MARGIN) // KB,
                                                HEAP_MARGIN // KB)
     for key, src in (("heap_app_board", hi.get("app_b")),
-                     ("heap_played_board", hi.get("played_b"))):
+                     ("heap_played_board", hi.get("played_b")),
+                     ("heap_tournament_board", hi.get("tournament_b")),
+                     ("heap_wifi_board", hi.get("wifi_b"))):
         v = board_heap(src) if src is not None else None
         fig[key] = {"micropython": v, "cpython": None, "target": board_target,
                     "limit_b": HEAP_BUDGET - HEAP_MARGIN,

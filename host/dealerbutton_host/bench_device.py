@@ -630,10 +630,13 @@ def checked_config(d):
         gc.collect()
 
 
-def make_app(cls, now_ms=1000):
+def make_app(cls, now_ms=1000, extra=None):
     """The App as board.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
-    app's saves going to a flash that keeps only the size; 12 players sit, the first hand."""
-    cfg, errors = checked_config({"seats": SEATS, "leds": LEDS})
+    app's saves going to a flash that keeps only the size; 12 players sit, the first hand.
+    extra: more config.json blocks ("tournament", "network")."""
+    d = {"seats": SEATS, "leds": LEDS}
+    d.update(extra or {})
+    cfg, errors = checked_config(d)
     from dealerbutton import board, store
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
@@ -813,12 +816,59 @@ def bench_heap(out):
     played = mem_alloc() - base
     rules = sys.modules["dealerbutton.rules"]
     loaded_from = getattr(rules, "__file__", "?")
+    app = None
+    gc.collect()
+    tournament = heap_variant(base, {"tournament": TOURNAMENT})
+    wifi = heap_variant(base, {"network": NETWORK})
     if HEAP:
         out["heap_in_use"] = {"loaded_from": loaded_from, "import_b": imported, "app_b": built, "played_b": played,
+                              "tournament_b": tournament, "wifi_b": wifi,
                               "per_module_b": per_module,
                               "heap_total_b": mem_alloc() + gc.mem_free()}  # type: ignore
     else:
         out["heap_in_use"] = None
+
+
+# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block.
+TOURNAMENT = {"ante_kind": "bb", "levels": [
+    {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
+    {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 15}]}
+NETWORK = {"ssid": "club", "wifi_password": "secret", "broker": "192.168.1.10",
+           "room": "club", "table": "t1"}
+
+
+class _NoClient:
+    """umqtt.simple's client, never made: the modelled Wi-Fi stays down."""
+
+    def __init__(self, client_id):
+        raise OSError("no broker in the bench")
+
+
+def _down():
+    return False
+
+
+def heap_variant(base, extra):
+    """Heap in use (from base) with the App of a config with the extra blocks, built after
+    the first one is gone (the modules it loaded stay, as on the board); with a "network"
+    block, the Net board.start adds (net.py; umqtt.simple and the Wi-Fi driver not
+    counted). None when this firmware refuses the block."""
+    from dealerbutton.app import App
+    try:
+        app = make_app(App, extra=extra)
+    except SystemExit as exc:
+        progress("heap with %s: not measured (%s)" % (", ".join(sorted(extra)), exc))
+        return None
+    net = None
+    if "network" in extra:
+        from dealerbutton import net as netmod
+        net = netmod.Net(app, NETWORK, _NoClient, app.now, _down)
+    play(app, Rng(7), 20)
+    gc.collect()
+    used = mem_alloc() - base
+    del app, net
+    gc.collect()
+    return used
 
 
 def bench_app():
