@@ -306,7 +306,8 @@ def test_emulate_in_an_80x24_terminal_fits_and_shows_the_whole_leds_reply(tmp_pa
 @pytest.mark.parametrize("command", ["emulate", "monitor --port /dev/ttyACM9"])
 def test_no_terminal_is_a_one_line_message(command, tmp_path):
     """Started with its input (or output) not a terminal, the view says what to use."""
-    argv = [str(BIN / "dealerbutton")] + command.split() + ["--state", str(tmp_path)] * (
+    state = tmp_path / "state"
+    argv = [str(BIN / "dealerbutton")] + command.split() + ["--state", str(state)] * (
         command == "emulate")
     proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=30)
@@ -318,7 +319,7 @@ def test_no_terminal_is_a_one_line_message(command, tmp_path):
                                % command.split()[0])
     if command == "emulate":
         assert "--stdio" in lines[0] and "--pty" in lines[0]
-        assert not (tmp_path / "state.json").exists()
+        assert not state.exists()  # nothing was started or made
     else:
         assert "--command CMD or --script FILE" in lines[0]
     # In a terminal, with input from elsewhere, and in one curses cannot drive (the shell
