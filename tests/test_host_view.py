@@ -141,6 +141,20 @@ def test_layout_fits_80x24_and_explains_the_waiting_words(seats):
         assert "waits for BB: comes in on his big blind" in lines[2 + seats + 1]
         assert "will post: posts what he owes, then plays" in lines[2 + seats + 2]
         assert "hand 4: D 3  SB 5  BB 6  first to act 1" in text
+    # Before the first hand, and with a hand of many posts: all of it, on more lines.
+    for hand in (None, dict(HAND, posts={str(k): [20, 10] for k in range(1, 7)})):
+        m = waiting_model(seats)
+        m.hand = hand
+        items = view.layout(m, 80, 24)
+        assert all(x + len(text) <= 80 for _y, x, text, _s in items)
+        if seats == 6:
+            panel = sorted((y, x, t) for y, x, t, _s in items if x > 30 and 2 < y < 17)
+            text = " ".join(" ".join(t for _y, _x, t in panel).split())
+            assert ("no hand dealt yet: seat the players, press the next-hand button (space), "
+                    "then the seat that won the draw for the button" in text
+                    if hand is None else
+                    "posts 1: 20+10 dead, 2: 20+10 dead, 3: 20+10 dead, 4: 20+10 dead, "
+                    "5: 20+10 dead, 6: 20+10 dead" in text)
     # On a wide screen the firmware's version shows too, and a post's amount.
     wide = view.to_text(view.layout(waiting_model(seats), 132, 42), 132, 42)
     assert "(MicroPython)  firmware 0.1.0  rules dead" in wide[0]

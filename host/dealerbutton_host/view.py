@@ -198,8 +198,9 @@ def money(pair) -> str:
 
 def hand_lines(hand: Optional[dict]) -> List[str]:
     if not hand:
-        return ["no hand dealt yet: seat the players, press the next-hand button",
-                "(space), then the seat that won the draw for the button"]
+        return ["no hand dealt yet: seat the players, press",
+                "the next-hand button (space), then the seat",
+                "that won the draw for the button"]
     dead = hand.get("button") not in hand.get("dealt", [])
     first = "hand %d: D %s%s  SB %s  BB %s  first to act %s" % (
         hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
@@ -271,9 +272,9 @@ def title_line(model: TableModel, width: int) -> str:
     return (name + facts).strip()
 
 
-def wrap_log(lines: List[str], width: int, indent: int = 9) -> List[str]:
-    """Event lines fitted to the width: a long one (the reply to `leds`) goes on over
-    indented lines, broken between words."""
+def wrap_lines(lines: List[str], width: int, indent: int = 9) -> List[str]:
+    """Lines fitted to the width: a long one (the reply to `leds`, a hand with many
+    posts) goes on over indented lines, broken between words."""
     out: List[str] = []
     width = max(width, indent + 10)
     for line in lines:
@@ -311,7 +312,12 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     rows = model.seat_rows()
     words = {status_word(row) for row in rows}
     legend = [text for word, text in LEGEND if word in words]
-    hand_block = 1 + len(hand_lines(model.hand))
+    # The ring's radius if rows allow: at most half the width, and room left for the seat
+    # rows with their longest "this hand" ("first posted", "D SB first").
+    panel_width = len(SEAT_ROW % (0, "", "", "")) + len("first posted")
+    widest_ring = max(2, min((width // 2 - 13) // 4, (width - panel_width - 15) // 4))
+    hand_text = wrap_lines(hand_lines(model.hand), width - (4 * widest_ring + 15), indent=6)
+    hand_block = 1 + len(hand_text)
     log_rows = max(3, min(10, height // 4))
     room = height - 5 - log_rows  # title, connection; events label; prompt, help
     need = 1 + max(len(rows), 1) + len(legend) + hand_block
@@ -326,7 +332,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
 
     # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
     ring_h = max(5, room)
-    radius = max(2, min((ring_h - 5) // 2, (width // 2 - 13) // 4))
+    radius = min(widest_ring, max(2, (ring_h - 3) // 2))
     panel_x = 4 * radius + 13
     cy, cx = 2 + (ring_h - 1) // 2, 2 * radius + 6
     nleds = len(model.leds) or int(cfg.get("leds", 0) or 0)
@@ -345,7 +351,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
                 put(y, x, LED_GLYPH, ("led", shown(rgb, brightness)))
         for s in range(1, seats + 1):
             a = 2 * math.pi * seat_turn[s]
-            y = cy - int(round((radius + 1.6) * math.cos(a)))
+            y = cy - int(round((radius + 1.2) * math.cos(a)))
             x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
             label = "%d" % s
             put(y, x - len(label) // 2, label, "bold")
@@ -377,13 +383,13 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         put(y + j, x0, text, "dim")
     y += len(legend) + 1
     if hand_block:
-        for j, line in enumerate(hand_lines(model.hand)):
+        for j, line in enumerate(hand_text):
             put(y + j, x0, line)
 
     # Events and the help line, at the bottom.
     log_top = height - 2 - log_rows
     put(log_top - 1, 0, "events", "bold")
-    for j, line in enumerate(wrap_log(list(model.log)[-log_rows:], width)[-log_rows:]):
+    for j, line in enumerate(wrap_lines(list(model.log)[-log_rows:], width)[-log_rows:]):
         put(log_top + j, 0, line, "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
