@@ -19,7 +19,7 @@ released, and never acts.
                   present and the hand dealt; next long: cancel
 """
 
-from dealerbutton import VERSION, config, protocol, text, transient
+from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import Table
@@ -56,8 +56,8 @@ class App:
         self.now = now_ms
         seats = cfg["seats"]
         if len(pins) < seats + 1:
-            # pins: %d given for %d seats and the next-hand button
-            raise ValueError(text(19, len(pins), seats))
+            raise ValueError("pins: %d given for %d seats and the next-hand button"
+                             % (len(pins), seats))
         self.ring = make_ring(cfg)
         self.buttons = [Button() for _ in range(seats + 1)]
         # Bit i set once button i's hold has reached a long press (flashed "let go" once).
@@ -65,7 +65,7 @@ class App:
         for i in range(seats + 1):
             # The first look at each button: one held from power-up never acts (stuck?).
             self.buttons[i].update(pins[i].value() == 0, now_ms)
-        self.table = transient("loadstate").restore(self)
+        self.table = self.restore()
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
@@ -73,6 +73,40 @@ class App:
         self.frame(now_ms)
 
     # -- state ---------------------------------------------------------------------
+    def restore(self):
+        """The saved table if there is a usable one (reported as `* info`), else a new one
+        (a problem reported as `* error`)."""
+        if self.store is None:
+            return self.new_table()
+        d, seq, message = self.store.load()
+        problem = self.store.problem
+        table = None
+        if d is not None:
+            try:
+                table = Table.from_dict(d)
+                why = self.mismatch(table)
+                if why:
+                    table = None
+                    problem = True
+                    message = "saved table (save %d) %s: clean start" % (seq, why)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+                table = None
+                problem = True
+                message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
+        self.write(("* error " if problem else "* info ") + message)
+        return table if table is not None else self.new_table()
+
+    def mismatch(self, table):
+        """Why a saved table does not fit config.json, or None."""
+        c = self.cfg
+        if table.seats != c["seats"]:
+            return "has %d seats, config.json %d" % (table.seats, c["seats"])
+        if table.rules != c["rules"]:
+            return "plays rules %s, config.json %s" % (table.rules, c["rules"])
+        if tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
+            return "has other stakes than config.json"
+        return None
+
     def new_table(self):
         c = self.cfg
         return Table(seats=c["seats"], rules=c["rules"], stakes=(c["stakes"][0], c["stakes"][1]))
@@ -84,7 +118,7 @@ class App:
         try:
             self.store.save(self.table.to_dict())
         except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
-            self.write("* error save failed: %s" % exc)  # (no import: the flash is failing)
+            self.write("* error save failed: %s" % exc)
 
     # -- host input ------------------------------------------------------------------
     def feed(self, data):
@@ -144,7 +178,7 @@ class App:
             elif cmd == "undo":
                 t.undo()
             else:
-                raise ValueError(text(20, cmd))  # no such event: %s
+                raise ValueError("no such event: %s" % cmd)
         except ValueError as exc:
             return "err rule %s" % exc
         self.changed(cmd == "deal")
@@ -207,11 +241,11 @@ class App:
                     self.ring.mode = ringmod.NORMAL
                     self.update_marks()
                     return "ok cancel"
-                p = [s for s in range(1, t.seats + 1)
-                     if t.status(s) in ("active", "waiting")]  # the players present
-                if len(p) < 2:
-                    return text(21)  # err rule the draw for the button needs two players seated
-                return self.act("draw", "deal", p[self.rng(len(p))], defer_save)
+                present = [s for s in range(1, t.seats + 1)
+                           if t.status(s) in ("active", "waiting")]
+                if len(present) < 2:
+                    return "err rule the draw for the button needs two players seated"
+                return self.act("draw", "deal", present[self.rng(len(present))], defer_save)
             if long:
                 return self.act("undo", "undo", None, defer_save)
             if t.hand is None:
@@ -221,12 +255,11 @@ class App:
         status = t.status(seat)
         if long:
             if status == "empty":
-                return text(22, seat)  # err seat seat %d is empty: nobody to leave
+                return "err seat seat %d is empty: nobody to leave" % seat
             return self.act("leave", "leave", seat, defer_save)
         if self.ring.mode == ringmod.DRAW:
             if status == "empty" or status == "away":
-                # err seat seat %d is %s: the button goes to a seated player
-                return text(23, seat, status)
+                return "err seat seat %d is %s: the button goes to a seated player" % (seat, status)
             return self.act("button", "deal", seat, defer_save)
         if status == "empty":
             return self.act("sit", "sit", seat, defer_save)
@@ -253,9 +286,9 @@ class App:
         buttons = self.buttons
         for i in range(len(buttons)):
             b = buttons[i]
-            e = b.update(pins[i].value() == 0, now_ms)
-            if e:
-                self.button_event(i, e)
+            ev = b.update(pins[i].value() == 0, now_ms)
+            if ev:
+                self.button_event(i, ev)
             if b.long_ready:
                 if not self.long_shown >> i & 1:
                     # Held long enough: one flash says "let go now" (LONG comes at release).
@@ -275,20 +308,50 @@ class App:
         self.last_frame = now_ms
         self.render_due = False
 
-    def button_event(self, i, e):
-        if e == SHORT or e == LONG:
-            self.press(i, e == LONG, True)
-        elif e == STUCK:
+    def button_event(self, i, ev):
+        if ev == SHORT or ev == LONG:
+            self.press(i, ev == LONG, True)
+        elif ev == STUCK:
             if i == 0:
-                self.write(text(24))  # * error next-hand button stuck
+                self.write("* error next-hand button stuck")
             else:
-                self.write(text(25, i))  # * error seat %d button stuck
-        elif e == RELEASED:
-            # * info %s button released, working again
-            self.write(text(26, "next-hand" if i == 0 else "seat %d" % i))
+                self.write("* error seat %d button stuck" % i)
+        elif ev == RELEASED:
+            self.write("* info %s button released, working again"
+                       % ("next-hand" if i == 0 else "seat %d" % i))
 
 
-def Rejected(cfg, errors, strip, write, now_ms=0):  # noqa: N802 - it stands for a class
-    """What runs instead of the table when config.json was refused: rejected.Rejected,
-    imported only then."""
-    return transient("rejected").Rejected(cfg, errors, strip, write, now_ms)
+class Rejected:
+    """What runs instead of the table when config.json was refused: the ring shows the
+    error pattern (if there is a strip), every command is answered `err config ...`
+    (ping and version still work), nothing else happens."""
+
+    def __init__(self, cfg, errors, strip, write, now_ms=0):
+        self.message = config.message(errors)
+        self.strip = strip
+        self.write = write
+        self.ring = None
+        if strip is not None:
+            self.ring = make_ring(cfg)
+            self.ring.mode = ringmod.ERROR
+        self.protocol = protocol.Protocol(self.command, write)
+        write("* error " + self.message)
+        self.tick(now_ms)
+
+    def feed(self, data):
+        self.protocol.feed(data)
+
+    def command(self, line):
+        words = line.split()
+        if not words:
+            return "ok"
+        if words == ["ping"]:
+            return "ok pong"
+        if words == ["version"]:
+            return "ok " + VERSION
+        return "err config " + self.message
+
+    def tick(self, now_ms):
+        if self.ring is not None:
+            self.ring.render(now_ms)
+            self.strip.show(self.ring.buf)

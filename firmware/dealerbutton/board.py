@@ -1,7 +1,7 @@
 """The real board (Raspberry Pi Pico, MicroPython): pins, NeoPixel ring, watchdog, USB serial.
 
-The only module that imports machine and neopixel. run() loads /config.json, then runs the
-App forever: polls stdin without blocking, ticks the app, feeds the watchdog. Ctrl-C stops
+The only module that imports machine and neopixel. run() loads /config.json (safe boot,
+the refused-config mode and the watchdog start here too), then runs the App forever: polls stdin without blocking, ticks the app, feeds the watchdog. Ctrl-C stops
 it and leaves the REPL free (the watchdog is switched off first); any other crash prints
 its traceback and resets the board, which restores the saved state at power-up.
 """
@@ -12,7 +12,8 @@ import time
 import machine
 import neopixel
 
-from dealerbutton import transient
+from dealerbutton import config, store
+from dealerbutton.app import App, Rejected
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -33,7 +34,14 @@ def sleep_ms(ms):
 
 def load_config(path=None):
     """(config, errors) from config.json; a missing file means the defaults."""
-    return transient("boot").load_config(path)
+    path = path or CONFIG_PATH
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError:
+        print("dealerbutton: no %s, running on the defaults" % path)
+        return config.defaults(), []
+    return config.load_text(text, path.rsplit("/", 1)[-1])
 
 
 def make_strip(cfg):
@@ -44,21 +52,58 @@ def make_strip(cfg):
 def seat_pins(cfg):
     """pins[0]: the next-hand button, pins[s]: seat s; pull-ups on, pressed reads 0."""
     pins = [machine.Pin(cfg["pins"]["next"], machine.Pin.IN, machine.Pin.PULL_UP)]
-    for g in cfg["pins"]["seats"][:cfg["seats"]]:
-        pins.append(machine.Pin(g, machine.Pin.IN, machine.Pin.PULL_UP))
+    for gpio in cfg["pins"]["seats"][:cfg["seats"]]:
+        pins.append(machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP))
     return pins
 
 
-def safe_boot_requested(*args):
-    """True when the next-hand button is held at power-up (read over ~50 ms, all low; the
-    arguments, samples=5 and gap_ms=10, are boot.safe_boot_requested's)."""
-    return transient("boot").safe_boot_requested(*args)
+def safe_boot_requested(samples=5, gap_ms=10):
+    """True when the next-hand button is held at power-up (read over ~50 ms, all low)."""
+    try:
+        cfg, errors = load_config(None)
+        gpio = cfg["pins"]["next"]
+    except Exception:  # noqa: BLE001 - the escape must work whatever the config says
+        gpio = config.DEFAULTS["pins"]["next"]
+    pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
+    sleep_ms(2)   # let the pull-up charge the line
+    for _ in range(samples):
+        if pin.value() != 0:
+            return False
+        sleep_ms(gap_ms)
+    return True
 
 
 def stop_watchdog():
     """The rp2 watchdog cannot be stopped through machine.WDT; clear its enable bit so the
     REPL (and mpremote) is not reset under the user's feet after Ctrl-C."""
-    return transient("boot").stop_watchdog()
+    impl = getattr(sys.implementation, "_machine", "")
+    if sys.platform == "rp2" and "RP2040" in impl:
+        # WATCHDOG CTRL (0x40058000), atomic bit-clear alias (+0x3000), ENABLE is bit 30.
+        machine.mem32[0x4005B000] = 1 << 30
+        return True
+    return False
+
+
+def start():
+    """The App of config.json (or the refused-config mode) and the watchdog (None when the
+    config was refused), as run() starts them."""
+    cfg, errors = load_config()
+    now = now_ms()
+    wdt = None
+    if errors:
+        strip = None
+        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
+            try:
+                strip = make_strip(cfg)
+            except Exception:  # noqa: BLE001 - the message must still go out
+                strip = None
+        print("dealerbutton: " + config.message(errors))
+        app = Rejected(cfg, errors, strip, _write, now)
+    else:
+        app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
+                  store.Store(store.OsFs(STATE_DIR)), now_ms=now)
+        wdt = machine.WDT(timeout=WDT_MS)
+    return app, wdt
 
 
 def _write(line):
@@ -88,7 +133,7 @@ def run(loops=None):
     """Start the device: never returns on the board except after Ctrl-C."""
     if loops is None:
         loops = max_loops
-    app, wdt = transient("boot").start()
+    app, wdt = start()
     host = Input()
     n = 0
     try:
@@ -100,12 +145,12 @@ def run(loops=None):
                 wdt.feed()      # only a loop that got this far is healthy
             sleep_ms(LOOP_MS)
     except KeyboardInterrupt:
+        stopped = stop_watchdog() or wdt is None
         print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"
-              % ("" if stop_watchdog() or wdt is None
-                 else " (the watchdog resets the board in 8 s)"))
+              % ("" if stopped else " (the watchdog resets the board in 8 s)"))
         return
     except Exception as exc:  # noqa: BLE001 - a crash ends in a reset, never a dead table
-        print("dealerbutton: crashed, resetting")  # (no import here: it must not fail)
+        print("dealerbutton: crashed, resetting")
         sys.print_exception(exc)   # type: ignore[attr-defined]
         sleep_ms(100)
         machine.reset()

@@ -1,17 +1,411 @@
-"""The board's configuration (config.json): defaults, validation, and its JSON form.
+"""The board's configuration (config.json): its fields, defaults, checks, messages and JSON
+form.
 
     config.FIELDS      the fields, in the order the `config` command prints them
     config.DEFAULTS    the default configuration (config.defaults(): a fresh copy)
     config.validate(d) -> (config, errors)      config.load_text(text, name="config.json")
     config.parse(data, name) -> (object, errors): strict JSON from bytes or text
     config.message(errors, name="config.json")  config.to_json(cfg)
-
-They are cfgcheck.py's, imported at each use and released: the board needs them at boot and
-for the `config` command only, so none of it stays in RAM.
 """
 
-from dealerbutton import transient
+import json
+
+from dealerbutton import palette
+
+RULES = ("dead", "moving", "simple")
+DIRECTIONS = ("cw", "ccw")
+# Colour orders a WS2812-type strip may use (the order its bytes go down the wire).
+ORDERS = ("GRB", "RGB", "BRG", "BGR", "RBG", "GBR")
+MAX_GPIO = 29        # rp2040: GP0..GP29
+MAX_LEDS = 300
+MAX_BUDGET_MA = 5000
+MIN_BUDGET_MA = 50
+
+# The fields of config.json, in the order the `config` command prints them.
+FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
+          "rules", "stakes", "palette", "color_order")
+PIN_FIELDS = ("led", "next", "seats")
 
 
-def __getattr__(name):
-    return getattr(transient("cfgcheck"), name)
+def defaults():
+    """A fresh copy of the default configuration (pins as in hardware/pins.json)."""
+    return {
+        "seats": 9,
+        "leds": 24,
+        "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]},
+        "offset": 0,
+        "direction": "cw",
+        "brightness": 128,
+        "budget_ma": 400,
+        "rules": "dead",
+        "stakes": [10, 20],
+        "palette": {},
+        "color_order": "GRB",
+    }
+
+
+DEFAULTS = defaults()
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_in(errors, name, v, lo, hi):
+    if not _is_int(v):
+        errors.append("%s: must be a whole number, not %s" % (name, _show(v)))
+        return False
+    if v < lo or v > hi:
+        errors.append("%s: %d is out of range %d..%d" % (name, v, lo, hi))
+        return False
+    return True
+
+
+def _one_of(errors, name, v, allowed):
+    if v in allowed and isinstance(v, str):
+        return True
+    errors.append("%s: must be one of %s, not %s" % (name, ", ".join(allowed), _show(v)))
+    return False
+
+
+def _show(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return '"%s"' % v if len(v) <= 20 else '"%s..."' % v[:20]
+    if _is_int(v):
+        return str(v)
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return "a " + type(v).__name__
+
+
+def _names(errors, where, v):
+    """The keys of object v, sorted; a key that is not a string (MicroPython's JSON reader
+    lets {5: 1} through) is reported instead of breaking the sort."""
+    names = []
+    for k in v:
+        if isinstance(k, str):
+            names.append(k)
+        else:
+            errors.append("%s: field names must be strings, not %s" % (where, _show(k)))
+    names.sort()
+    return names
+
+
+def validate(d):
+    """Check a parsed config.json. Returns (config, errors): config is complete (missing
+    fields take their defaults, and so does every field found bad, so that the caller can
+    still use the good ones, e.g. the LED pin to show the error), errors lists every
+    problem as "field: problem"; the config is usable only when errors is empty."""
+    cfg = defaults()
+    errors = []
+    if not isinstance(d, dict):
+        errors.append("config: must be a JSON object {...}, not %s" % _show(d))
+        return cfg, errors
+    for key in _names(errors, "config", d):
+        if key not in FIELDS:
+            errors.append("%s: unknown field (known: %s)" % (key, ", ".join(FIELDS)))
+
+    def take(name, ok):
+        if name in d and ok:
+            cfg[name] = d[name]
+
+    take("seats", "seats" in d and _int_in(errors, "seats", d["seats"], 2, 12))
+    take("leds", "leds" in d and _int_in(errors, "leds", d["leds"], 2, MAX_LEDS))
+    if cfg["leds"] < cfg["seats"]:
+        errors.append("leds: %d LEDs for %d seats: the ring needs at least one LED per seat"
+                      % (cfg["leds"], cfg["seats"]))
+    take("offset", "offset" in d and _int_in(errors, "offset", d["offset"], 0, cfg["leds"] - 1))
+    if "direction" in d:
+        take("direction", _one_of(errors, "direction", d["direction"], DIRECTIONS))
+    take("brightness", "brightness" in d
+         and _int_in(errors, "brightness", d["brightness"], 1, 255))
+    take("budget_ma", "budget_ma" in d
+         and _int_in(errors, "budget_ma", d["budget_ma"], MIN_BUDGET_MA, MAX_BUDGET_MA))
+    if cfg["budget_ma"] <= cfg["leds"]:
+        errors.append("budget_ma: %d mA is not even the idle current of %d LEDs (1 mA each)"
+                      % (cfg["budget_ma"], cfg["leds"]))
+    if "rules" in d:
+        take("rules", _one_of(errors, "rules", d["rules"], RULES))
+    if "color_order" in d:
+        take("color_order", _one_of(errors, "color_order", d["color_order"], ORDERS))
+    if "stakes" in d:
+        take("stakes", _check_stakes(errors, d["stakes"]))
+    if "palette" in d:
+        take("palette", _check_palette(errors, d["palette"]))
+    if "pins" in d:
+        pins = _check_pins(errors, d["pins"], cfg["seats"])
+        if pins is not None:
+            cfg["pins"] = pins
+    elif "seats" in d:
+        _check_seat_pins(errors, cfg["pins"], cfg["seats"])
+    return cfg, errors
+
+
+def _check_stakes(errors, v):
+    if not isinstance(v, list) or len(v) != 2:
+        errors.append("stakes: must be [small blind, big blind], e.g. [10, 20], not %s" % _show(v))
+        return False
+    ok = _int_in(errors, "stakes[0]", v[0], 1, 1000000)
+    ok = _int_in(errors, "stakes[1]", v[1], 1, 1000000) and ok
+    if ok and v[0] > v[1]:
+        errors.append("stakes: the small blind %d is bigger than the big blind %d" % (v[0], v[1]))
+        ok = False
+    return ok
+
+
+def _check_palette(errors, v):
+    if not isinstance(v, dict):
+        errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % _show(v))
+        return False
+    names = _names(errors, "palette", v)
+    ok = len(names) == len(v)
+    for role in names:
+        if role not in palette.ROLES:
+            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(palette.ROLES)))
+            ok = False
+        elif not palette.is_colour(v[role]):
+            errors.append('palette.%s: must be a colour "RRGGBB" in hex, not %s'
+                          % (role, _show(v[role])))
+            ok = False
+    return ok
+
+
+def _check_pins(errors, v, seats):
+    if not isinstance(v, dict):
+        errors.append('pins: must be an object {"led": .., "next": .., "seats": [..]}, not %s'
+                      % _show(v))
+        return None
+    pins = defaults()["pins"]
+    names = _names(errors, "pins", v)
+    bad = len(names) != len(v)
+    for key in names:
+        if key not in PIN_FIELDS:
+            errors.append("pins.%s: unknown field (known: %s)" % (key, ", ".join(PIN_FIELDS)))
+            bad = True
+    for key in ("led", "next"):
+        if key in v:
+            if _int_in(errors, "pins." + key, v[key], 0, MAX_GPIO):
+                pins[key] = v[key]
+            else:
+                bad = True
+    if "seats" in v:
+        s = v["seats"]
+        if not isinstance(s, list):
+            errors.append("pins.seats: must be a list of GPIO numbers, not %s" % _show(s))
+            bad = True
+        else:
+            good = True
+            for i in range(len(s)):
+                if not _int_in(errors, "pins.seats[%d]" % i, s[i], 0, MAX_GPIO):
+                    good = False
+            if good:
+                pins["seats"] = list(s)
+            else:
+                bad = True
+    if not _check_seat_pins(errors, pins, seats):
+        bad = True
+    if bad:
+        return None
+    return pins
+
+
+def _check_seat_pins(errors, pins, seats):
+    """Enough seat pins, and no GPIO used twice among the pins in use."""
+    ok = True
+    if len(pins["seats"]) < seats:
+        errors.append("pins.seats: %d pins for %d seats: one pin per seat is needed"
+                      % (len(pins["seats"]), seats))
+        ok = False
+    used = [("pins.led", pins["led"]), ("pins.next", pins["next"])]
+    for i in range(min(seats, len(pins["seats"]))):
+        used.append(("pins.seats[%d]" % i, pins["seats"][i]))
+    for i in range(len(used)):
+        for j in range(i):
+            if used[i][1] == used[j][1]:
+                errors.append("%s: GPIO %d is already used by %s"
+                              % (used[i][0], used[i][1], used[j][0]))
+                ok = False
+    return ok
+
+
+def _json_error(text):
+    """Where text breaks strict JSON (RFC 8259), or None.  MicroPython's json.loads lets
+    trailing commas, missing colons, leading zeros and more through; the board must refuse
+    what deploy on the host refuses, so config.json is checked here first."""
+    n = len(text)
+    ws = " \t\r\n"
+    stack = []  # "{" or "[" of the open containers
+    i = 0
+    want = "value"  # what may come next: value, key, colon, more (a comma or the close)
+
+    def skip(i):
+        while i < n and text[i] in ws:
+            i += 1
+        return i
+
+    while True:
+        i = skip(i)
+        if i >= n:
+            return None if want == "end" else "unexpected end of the text"
+        c = text[i]
+        if want == "end":
+            return "unexpected %r after the end at character %d" % (c, i)
+        if want == "colon":
+            if c != ":":
+                return "expected ':' at character %d" % i
+            i += 1
+            want = "value"
+            continue
+        if want == "more":
+            close = "}" if stack[-1] == "{" else "]"
+            if c == ",":
+                i += 1
+                want = "key" if stack[-1] == "{" else "value"
+                continue
+            if c != close:
+                return "expected ',' or %r at character %d" % (close, i)
+            stack.pop()
+            i += 1
+            want = "more" if stack else "end"
+            continue
+        # a value, or a key of an object
+        if c in "}]" and i > 0 and text[_skip_back(text, i)] in "{[" and stack:
+            # an empty object or array
+            if (c == "}") != (stack[-1] == "{"):
+                return "mismatched %r at character %d" % (c, i)
+            stack.pop()
+            i += 1
+            want = "more" if stack else "end"
+            continue
+        if want == "key" and c != '"':
+            return "expected a field name in quotes at character %d" % i
+        if c == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    return "unterminated string"
+                c = text[i]
+                if c == '"':
+                    break
+                if ord(c) < 32:
+                    return "control character in a string at character %d" % i
+                if c == "\\":
+                    i += 1
+                    if i >= n:
+                        return "unterminated string"
+                    if text[i] == "u":
+                        h = text[i + 1:i + 5]
+                        if len(h) < 4 or any(x not in "0123456789abcdefABCDEF" for x in h):
+                            return "bad \\u escape at character %d" % i
+                        i += 4
+                    elif text[i] not in '"\\/bfnrt':
+                        return "bad escape at character %d" % i
+                i += 1
+            i += 1
+            if want == "key":
+                want = "colon"
+                continue
+        elif c in "{[":
+            stack.append(c)
+            i += 1
+            want = "key" if c == "{" else "value"
+            continue
+        elif c == "-" or "0" <= c <= "9":
+            j = i + 1 if c == "-" else i
+            start = j
+            while j < n and "0" <= text[j] <= "9":
+                j += 1
+            if j == start or (text[start] == "0" and j - start > 1):
+                return "bad number at character %d" % i
+            if j < n and text[j] == ".":
+                j += 1
+                k = j
+                while j < n and "0" <= text[j] <= "9":
+                    j += 1
+                if j == k:
+                    return "bad number at character %d" % i
+            if j < n and text[j] in "eE":
+                j += 1
+                if j < n and text[j] in "+-":
+                    j += 1
+                k = j
+                while j < n and "0" <= text[j] <= "9":
+                    j += 1
+                if j == k:
+                    return "bad number at character %d" % i
+            i = j
+        else:
+            for word in ("true", "false", "null"):
+                if text[i:i + len(word)] == word:
+                    i += len(word)
+                    break
+            else:
+                return "unexpected %r at character %d" % (c, i)
+        want = "more" if stack else "end"
+
+
+def _skip_back(text, i):
+    """The index of the last non-blank character before i."""
+    i -= 1
+    while i > 0 and text[i] in " \t\r\n":
+        i -= 1
+    return i
+
+
+def parse(data, name="config.json"):
+    """(object, errors) from the bytes or text of a JSON file: not UTF-8, or not strict
+    JSON, gives (None, [one message naming the file])."""
+    if not isinstance(data, str):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeError:
+            return None, ["%s: not UTF-8 text" % name]
+    err = _json_error(data)
+    if err is None:
+        try:
+            return json.loads(data), []
+        except ValueError as exc:
+            err = str(exc)
+    return None, ["%s: malformed JSON (%s)" % (name, err)]
+
+
+def load_text(text, name="config.json"):
+    """Parse and validate the text (or bytes) of a config.json: (config, errors)."""
+    d, errors = parse(text, name)
+    if errors:
+        return defaults(), errors
+    return validate(d)
+
+
+def message(errors, name="config.json"):
+    """Every problem in one line, for the serial console."""
+    return "%s rejected (%d problem%s): %s" % (
+        name, len(errors), "" if len(errors) == 1 else "s", "; ".join(errors))
+
+
+def to_json(cfg):
+    """The configuration as compact JSON with the keys in a fixed order."""
+    parts = []
+    for key in FIELDS:
+        v = cfg[key]
+        if key == "pins":
+            s = '{"led":%d,"next":%d,"seats":[%s]}' % (
+                v["led"], v["next"], ",".join([str(p) for p in v["seats"]]))
+        elif key == "stakes":
+            s = "[%d,%d]" % (v[0], v[1])
+        elif key == "palette":
+            s = "{%s}" % ",".join(['"%s":"%s"' % (r, v[r]) for r in sorted(v)])
+        elif isinstance(v, str):
+            s = '"%s"' % v
+        else:
+            s = str(v)
+        parts.append('"%s":%s' % (key, s))
+    return "{" + ",".join(parts) + "}"

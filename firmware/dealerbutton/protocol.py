@@ -2,8 +2,8 @@
 
 Protocol assembles lines from the byte stream (120-byte limit, overflow, non-printable
 bytes) and hands each good one to handle(line) -> reply; command() is that handler for a
-running table. JSON is built by hand with a fixed key order (MicroPython's dicts are not
-ordered)."""
+running table: every host command is parsed and answered here. JSON is built by hand with
+a fixed key order (MicroPython's dicts are not ordered)."""
 
 try:
     from micropython import const
@@ -11,9 +11,9 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton import text, transient
-
 MAX_LINE = const(120)
+_NL = const(10)
+_CR = const(13)
 
 
 class Protocol:
@@ -28,7 +28,7 @@ class Protocol:
 
     def feed(self, data):
         for b in data:
-            if b == 10:  # \n
+            if b == _NL:
                 self.end_line()
             elif self.overflow:
                 pass
@@ -41,22 +41,22 @@ class Protocol:
     def end_line(self):
         n = self.n
         self.n = 0
-        if n and self.buf[n - 1] == 13:  # \r
+        if n and self.buf[n - 1] == _CR:
             n -= 1
         if self.overflow or n > MAX_LINE:
             self.overflow = False
-            self.write(text(27, MAX_LINE))  # err overflow line longer than %d bytes, thrown away
+            self.write("err overflow line longer than %d bytes, thrown away" % MAX_LINE)
             return
         for i in range(n):
             b = self.buf[i]
             if b < 32 or b > 126:
-                self.write(text(28, b, i + 1))  # err usage non-printable byte 0x%02x at column %d
+                self.write("err usage non-printable byte 0x%02x at column %d" % (b, i + 1))
                 return
         line = bytes(self.buf[:n]).decode()
         try:
             reply = self.handle(line)
         except Exception as exc:  # noqa: BLE001 - a bad command must never stop the device
-            reply = text(29, type(exc).__name__, exc)  # err internal %s: %s
+            reply = "err internal %s: %s" % (type(exc).__name__, exc)
         self.write(reply)
 
 
@@ -74,20 +74,20 @@ def hand_json(h):
     """{"n":..,"button":..,"sb":..,"bb":..,"dealt":[..],"posts":{"seat":[live,dead]},
     "first_to_act":..}; posts in the order the seats are dealt."""
     posts = h.posts
-    d = {}  # the posts by seat number
+    by_seat = {}
     for k in posts:
-        d[int(k)] = posts[k]
+        by_seat[int(k)] = posts[k]
     order = []
     for s in h.dealt:
-        if s in d:
+        if s in by_seat:
             order.append(s)
-    for s in sorted(d):
+    for s in sorted(by_seat):
         if s not in order:
             order.append(s)
     return '{"n":%s,"button":%s,"sb":%s,"bb":%s,"dealt":[%s],"posts":{%s},"first_to_act":%s}' % (
         _jnum(h.n), _jnum(h.button), _jnum(h.sb), _jnum(h.bb),
         ",".join([str(s) for s in h.dealt]),
-        ",".join(['"%d":%s' % (s, _pair(d[s])) for s in order]),
+        ",".join(['"%d":%s' % (s, _pair(by_seat[s])) for s in order]),
         _jnum(h.first_to_act))
 
 
@@ -103,22 +103,89 @@ def state_json(t):
 
 # -- commands --------------------------------------------------------------------------
 
+COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
+            "undo", "press", "hold", "leds", "config")
+# What each command takes (the `err usage` replies), where it takes more than its name.
+USAGE = {
+    "sit": "sit N [post]",
+    "away": "away N",
+    "back": "back N [wait]",
+    "choose": "choose N post|wait",
+    "leave": "leave N",
+    "deal": "deal [N]",
+    "press": "press N (0: next-hand button)",
+    "hold": "hold N (0: next-hand button)",
+}
+
+
+def _usage(cmd):
+    return "err usage " + (USAGE[cmd] if cmd in USAGE else cmd)
+
+
+def _seat(app, word, lowest=1):
+    """The seat number in word, or an error reply."""
+    if not word.isdigit() or len(word) > 3:
+        return None, "err usage seat must be a number, not %s" % word
+    n = int(word)
+    if n < lowest or n > app.table.seats:
+        return None, "err seat seat %d is not on this table (%d..%d)" % (n, lowest, app.table.seats)
+    return n, None
+
+
 def command(app, line):
-    """Run one command line against a running App; returns the reply line. What a monitor
-    asks several times a second (leds, state, hand, ping) is answered here; every other
-    line (table events, presses, undo, version, config, mistakes) by hostcmd.py, imported
-    for the line and released."""
+    """Run one command line against a running App; returns the reply line."""
     words = line.split()
     if not words:
         return "ok"
-    if len(words) == 1:
-        cmd = words[0].lower()
-        if cmd == "leds":
-            return "ok " + app.leds()
-        if cmd == "state":
-            return "ok " + state_json(app.table)
-        if cmd == "hand" and app.table.hand is not None:
-            return "ok " + hand_json(app.table.hand)
+    cmd = words[0].lower()
+    args = words[1:]
+    if cmd not in COMMANDS:
+        return "err unknown command %s (commands: %s)" % (cmd[:20], " ".join(sorted(COMMANDS)))
+    t = app.table
+    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config"):
+        if args:
+            return _usage(cmd)
         if cmd == "ping":
             return "ok pong"
-    return transient("hostcmd").command(app, words)
+        if cmd == "version":
+            return "ok " + app.version
+        if cmd == "state":
+            return "ok " + state_json(t)
+        if cmd == "hand":
+            if t.hand is None:
+                return "err nohand no hand has been dealt yet"
+            return "ok " + hand_json(t.hand)
+        if cmd == "undo":
+            return app.run("undo", 0, None)
+        if cmd == "leds":
+            return "ok " + app.leds()
+        return "ok " + app.config_json()
+    if cmd == "deal":
+        if len(args) > 1:
+            return _usage(cmd)
+        button = None
+        if args:
+            button, err = _seat(app, args[0])
+            if err:
+                return err
+        return app.run("deal", button, None)
+    if not args or len(args) > 2:
+        return _usage(cmd)
+    lowest = 0 if cmd in ("press", "hold") else 1
+    seat, err = _seat(app, args[0], lowest)
+    if err:
+        return err
+    option = args[1].lower() if len(args) == 2 else None
+    if cmd in ("press", "hold"):
+        if option is not None:
+            return _usage(cmd)
+        return app.press(seat, cmd == "hold")
+    if cmd == "sit" and option not in (None, "post"):
+        return _usage(cmd)
+    if cmd == "back" and option not in (None, "wait"):
+        return _usage(cmd)
+    if cmd == "choose" and option not in ("post", "wait"):
+        return _usage(cmd)
+    if cmd in ("away", "leave") and option is not None:
+        return _usage(cmd)
+    return app.run(cmd, seat, option)

@@ -1,10 +1,9 @@
 """The saved table: one file replaced atomically, with a format version, a sequence number
-and a CRC32, so that a power cut loses at most the event in flight."""
+and a CRC32, so that a power cut loses at most the event in flight; and reading it back at
+power-up (the newest intact copy, or a clean start that says why)."""
 
 import binascii
 import json
-
-from dealerbutton import transient
 
 FORMAT = 1
 NAME = "state.json"
@@ -22,23 +21,23 @@ def dumps(obj):
             b = bytearray(2 * len(b))
 
 
-def _json(b, i, v):
-    """Write v as dumps() does into the bytearray b from index i; returns the index after
+def _json(b, i, obj):
+    """Write obj as dumps() does into the bytearray b from index i; returns the index after
     it, or raises IndexError when b is too short. Numbers, plain strings, lists and tuples
     allocate nothing; a dict only the sorted list of its keys."""
-    if v is None or v is True or v is False:
-        return _text(b, i, "null" if v is None else "true" if v else "false")
-    if isinstance(v, int):
-        if v < 0:
+    if obj is None or obj is True or obj is False:
+        return _text(b, i, "null" if obj is None else "true" if obj else "false")
+    if isinstance(obj, int):
+        if obj < 0:
             b[i] = 45  # -
             i += 1
-            v = -v
+            obj = -obj
         j = i
         while True:
-            b[j] = 48 + v % 10
+            b[j] = 48 + obj % 10
             j += 1
-            v //= 10
-            if not v:
+            obj //= 10
+            if not obj:
                 break
         k = j - 1
         while i < k:  # the digits went in backwards
@@ -46,36 +45,36 @@ def _json(b, i, v):
             i += 1
             k -= 1
         return j
-    if isinstance(v, float):
-        return _text(b, i, str(v))
-    if isinstance(v, str):
-        for k in range(len(v)):
-            c = ord(v[k])
+    if isinstance(obj, float):
+        return _text(b, i, str(obj))
+    if isinstance(obj, str):
+        for k in range(len(obj)):
+            c = ord(obj[k])
             if c < 32 or c > 126 or c == 34 or c == 92:
-                e = json.dumps(v).encode()  # escapes and UTF-8 as json.dumps writes them
+                e = json.dumps(obj).encode()  # escapes and UTF-8 as json.dumps writes them
                 for k in range(len(e)):
                     b[i + k] = e[k]
                 return i + len(e)
         b[i] = 34
-        i = _text(b, i + 1, v)
+        i = _text(b, i + 1, obj)
         b[i] = 34
         return i + 1
-    if isinstance(v, list) or isinstance(v, tuple):  # (no tuple built per call)
+    if isinstance(obj, list) or isinstance(obj, tuple):  # (no tuple built per call)
         b[i] = 91  # [
         i += 1
-        for k in range(len(v)):
+        for k in range(len(obj)):
             if k:
                 b[i] = 44
                 i += 1
-            i = _json(b, i, v[k])
+            i = _json(b, i, obj[k])
         b[i] = 93
         return i + 1
-    if isinstance(v, dict):
-        for k in v:
+    if isinstance(obj, dict):
+        for k in obj:
             if not isinstance(k, str):  # other keys are written as strings, sorted as such
-                v = _str_keys(v)
+                obj = _str_keys(obj)
                 break
-        keys = sorted(v)
+        keys = sorted(obj)
         b[i] = 123  # {
         i += 1
         for k in range(len(keys)):
@@ -84,10 +83,10 @@ def _json(b, i, v):
                 i += 1
             i = _json(b, i, keys[k])
             b[i] = 58  # :
-            i = _json(b, i + 1, v[keys[k]])
+            i = _json(b, i + 1, obj[keys[k]])
         b[i] = 125
         return i + 1
-    raise ValueError("cannot save a %s" % type(v).__name__)
+    raise ValueError("cannot save a %s" % type(obj).__name__)
 
 
 def _str_keys(d):
@@ -136,11 +135,10 @@ class OsFs:
 
 
 class Store:
-    """save(table) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
+    """save(table_dict) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
     POSIX); load() picks the newest intact copy. The file is JSON:
     {"v":1,"seq":N,"crc":C,"table":{...}} with C the CRC32 of "1 N " and the table's bytes as
-    written (see checksum). Reading the files back (load, read, parse) is in loadstate.py,
-    imported for the call and released: the board does it once, at power-up."""
+    written (see checksum)."""
 
     def __init__(self, fs, name=NAME):
         self.fs = fs
@@ -150,26 +148,26 @@ class Store:
         self.problem = False     # the last load found something wrong (reported as an error)
         self.buf = bytearray(256)   # the table's JSON is written here (grows if ever short)
 
-    def _payload(self, table):
+    def _payload(self, table_dict):
         """The table's JSON in self.buf: its length."""
         while True:
             try:
-                return _json(self.buf, 0, table)
+                return _json(self.buf, 0, table_dict)
             except IndexError:
                 self.buf = bytearray(2 * len(self.buf))
 
-    def encode(self, table, seq):
+    def encode(self, table_dict, seq):
         """(head, payload) bytes of the file for this table and sequence number, without the
         closing brace."""
-        payload = bytes(self.buf[:self._payload(table)])
+        payload = bytes(self.buf[:self._payload(table_dict)])
         return _head(seq, payload), payload
 
-    def save(self, table):
+    def save(self, table_dict):
         """Write the table; returns the file size. Raises OSError when the flash fails (the
         old state is then still there). Its garbage is a few small objects: the JSON goes
         into self.buf and straight from there to the file."""
         seq = self.seq + 1
-        payload = memoryview(self.buf)[:self._payload(table)]
+        payload = memoryview(self.buf)[:self._payload(table_dict)]
         head = _head(seq, payload)
         f = self.fs.open(self.tmp, "wb")
         try:
@@ -184,14 +182,51 @@ class Store:
         return len(head) + len(payload) + 1
 
     def read(self, name):
-        """(table, seq, problem): problem is None for an intact file, "missing", or why
+        """(table_dict, seq, problem): problem is None for an intact file, "missing", or why
         the file is unusable."""
-        return transient("loadstate").read(self, name)
+        try:
+            f = self.fs.open(name, "rb")
+        except OSError:
+            return None, 0, "missing"
+        try:
+            data = f.read(READ_LIMIT + 1)
+        except OSError as exc:
+            return None, 0, "unreadable (%s)" % exc
+        finally:
+            f.close()
+        return parse(data)
 
     def load(self):
-        """The newest intact saved table: (table or None, seq, message). Never raises on
+        """The newest intact saved table: (table_dict or None, seq, message). Never raises on
         a bad file: a missing or corrupt one gives a clean start (None) and says why."""
-        return transient("loadstate").load(self)
+        main, main_seq, main_bad = self.read(self.name)
+        tmp, tmp_seq, tmp_bad = self.read(self.tmp)
+        self.problem = False
+        if tmp_bad is None and (main_bad is not None or tmp_seq > main_seq):
+            # The power went between writing the new copy and renaming it: finish the job.
+            try:
+                self.fs.rename(self.tmp, self.name)
+            except OSError:
+                pass
+            self.seq = tmp_seq
+            return tmp, tmp_seq, "state restored (save %d, from an interrupted save)" % tmp_seq
+        if tmp_bad != "missing":
+            try:
+                self.fs.remove(self.tmp)
+            except OSError:
+                pass
+        if main_bad is None:
+            self.seq = main_seq
+            return main, main_seq, "state restored (save %d)%s" % (
+                main_seq, "" if tmp_bad == "missing" else "; an unfinished save was discarded")
+        self.seq = 0
+        if main_bad == "missing":
+            if tmp_bad == "missing":
+                return None, 0, "no saved state: clean start"
+            # Cut during the very first save: there was nothing before it.
+            return None, 0, "no saved state (an unfinished first save was discarded): clean start"
+        self.problem = True
+        return None, 0, "saved state unusable (%s %s): clean start" % (self.name, main_bad)
 
 
 def _head(seq, payload):
@@ -204,6 +239,47 @@ def checksum(version, seq, payload):
     return binascii.crc32(payload, binascii.crc32(b"%d %d " % (version, seq))) & 0xFFFFFFFF
 
 
+def _number(data, i, end):
+    """The decimal number in data[i:] up to the marker end: (value, index after end) or
+    (None, 0). Strict: digits only (MicroPython's json would take 1. or 01)."""
+    j = data.find(end, i)
+    if j <= i or j - i > 10:
+        return None, 0
+    value = 0
+    for k in range(i, j):
+        c = data[k]
+        if c < 48 or c > 57:
+            return None, 0
+        value = value * 10 + c - 48
+    if data[i] == 48 and j - i > 1:
+        return None, 0
+    return value, j + len(end)
+
+
 def parse(data):
-    """Check and decode the bytes of a state file: (table, seq, problem)."""
-    return transient("loadstate").parse(data)
+    """Check and decode the bytes of a state file: (table_dict, seq, problem)."""
+    if len(data) > READ_LIMIT:
+        return None, 0, "too big"
+    if not data.startswith(b'{"v":') or not data.endswith(b"}"):
+        return None, 0, "truncated or not a state file"
+    version, i = _number(data, 5, b',"seq":')
+    if version is None:
+        return None, 0, "damaged header"
+    if version != FORMAT:
+        return None, 0, "format %d, this firmware reads %d" % (version, FORMAT)
+    seq, i = _number(data, i, b',"crc":')
+    if seq is None:
+        return None, 0, "damaged header"
+    crc, i = _number(data, i, b',"table":')
+    if crc is None:
+        return None, 0, "damaged header"
+    payload = data[i:-1]
+    if checksum(version, seq, payload) != crc:
+        return None, 0, "bad CRC"
+    try:
+        table = json.loads(payload.decode())
+    except (ValueError, UnicodeError):
+        return None, 0, "bad JSON"
+    if not isinstance(table, dict):
+        return None, 0, "bad JSON"
+    return table, seq, None
