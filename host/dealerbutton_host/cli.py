@@ -137,7 +137,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
     except NoTerminal as e:
-        print("dealerbutton %s: %s; %s" % (args.command, e, NO_VIEW[args.command]),
+        print("dealerbutton %s: %s; %s" % (args.command, e, NO_VIEW[str(args.command)]),
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:
