@@ -1,12 +1,12 @@
-"""Every sequence of events up to a depth on a 4-seat table, for every rule set (issue 3).
+"""Every sequence of events up to a depth on a 4-seat table, for every rule set.
 
 States are deduplicated by their saved form (to_dict), with the hand count reduced to
 "none yet / some": nothing in the rules depends on it beyond that (the first hand and
 S2 look at hands == 0 only), so equal keys have the same futures and the walk can go
 deeper.  Every transition is checked: refused events change nothing, accepted ones keep
 every invariant of rules_scenario (one BB dealt in, heads-up button posts the SB, one
-set of debts, in `dead` the last BB posts the SB ...), undo restores exactly, and the
-saved state round-trips.
+set of debts that never shrinks while its player is away or held out, in `dead` the last
+BB posts the SB ...), undo restores exactly, and the saved state round-trips.
 """
 
 import os
@@ -15,7 +15,16 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from dealerbutton.rules import RuleError, Table
-from rules_scenario import EVENTS, apply, check_deal, check_table, hand_key, seat_statuses
+from rules_scenario import (
+    EVENTS,
+    apply,
+    check_deal,
+    check_debts_kept,
+    check_table,
+    hand_key,
+    seat_debts,
+    seat_statuses,
+)
 
 SEATS = 4
 DEPTH = int(os.environ.get("RULES_DEPTH", "9"))
@@ -47,6 +56,7 @@ def explore(rules, depth=DEPTH):
         for d in frontier:
             t = Table.from_dict(d)  # back to d after every move: refused, or undone
             before = (seat_statuses(t), t.hand)
+            debts = seat_debts(t)
             hk = hand_key(t.hand)
             for ev, seat in moves(d):
                 transitions += 1
@@ -59,6 +69,7 @@ def explore(rules, depth=DEPTH):
                     continue
                 accepted += 1
                 check_table(t)
+                check_debts_kept(t, before[0], debts)
                 if h is not None:
                     deals += 1
                     check_deal(t, before, h)

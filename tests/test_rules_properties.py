@@ -2,9 +2,11 @@
 
 The invariants themselves live in tests/mp/rules_scenario.py (shared with the examples
 and the exhaustive walk): exactly one big blind, always dealt in; heads-up the button
-posts the small blind and acts first; nobody owes more than one SB and one BB; in `dead`
-the player who paid the BB pays the SB next hand when three or more are dealt in; active
-players are always dealt in and away ones never; refused events change nothing.
+posts the small blind and acts first; nobody owes more than one SB and one BB, and what a
+player away (or waiting, not dealt in) owes never shrinks until he pays or the BB reaches
+him; in `dead` the player who paid the BB pays the SB next hand when three or more are
+dealt in; active players are always dealt in and away ones never; refused events change
+nothing.
 """
 
 import json
@@ -30,14 +32,14 @@ SETTINGS = settings(max_examples=400, deadline=None,
 
 
 @st.composite
-def games(draw):
+def games(draw, deals=6, size=80):
     """A table size, the players seated before the first hand, its button, then events
-    (deals drawn more often, so that hands are actually played)."""
+    (deals drawn `deals` times more often, so that hands are actually played)."""
     seats = draw(st.integers(2, 12))
     players = sorted(draw(st.sets(st.integers(1, seats), max_size=seats)))
     button = draw(st.sampled_from(players)) if len(players) >= 2 else None
-    kinds = st.sampled_from(EVENTS + ("deal",) * 6)
-    events = draw(st.lists(st.tuples(kinds, st.integers(1, seats)), max_size=80))
+    kinds = st.sampled_from(EVENTS + ("deal",) * deals)
+    events = draw(st.lists(st.tuples(kinds, st.integers(1, seats)), max_size=size))
     return seats, players, button, events
 
 
@@ -57,6 +59,35 @@ def test_every_invariant_holds_over_random_events(rules, game):
     for ev, seat in events:
         step(t, ev, seat)  # checks refusals, deals and the table after each event
         check_table(t)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@SETTINGS
+@given(game=games(deals=24, size=120))  # long stretches of hands while players are away
+def test_debt_of_a_player_away_never_shrinks_while_he_stays_away(rules, game):
+    """M2: like a room's "missed SB" and "missed BB" markers, what a player owes from the
+    moment he steps away until he comes back or leaves only grows, over any number of
+    hands; and he never owes more than one BB live and one SB dead."""
+    seats, players, button, events = game
+    t = start(rules, seats, players, button)
+    small, big = t.stakes
+    owed = {}  # seat -> what he owed after the last event, for players away since
+    for ev, seat in events:
+        if ev == "undo":
+            continue
+        try:
+            apply(t, ev, seat)
+        except RuleError:
+            continue
+        for s in range(1, seats + 1):
+            if t.status(s) != "away":
+                owed.pop(s, None)
+                continue
+            live, dead = t.owes(s)
+            assert live in (0, big) and dead in (0, small), (s, live, dead)
+            if s in owed:
+                assert live >= owed[s][0] and dead >= owed[s][1], (s, owed[s], (live, dead))
+            owed[s] = (live, dead)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

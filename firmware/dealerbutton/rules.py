@@ -10,23 +10,30 @@ except ImportError:
     def const(x):
         return x
 
-# Per-seat byte: the status in the low two bits, then flags.
+# A seat's player byte: the status in the low two bits, then flags.
 _EMPTY = const(0)
 _ACTIVE = const(1)
 _AWAY = const(2)
 _WAITING = const(3)
 _STATUS = const(3)
-_WAIT = const(4)      # a waiting player chose to wait for the big blind (else: post)
-_NEW = const(8)       # a new player, never dealt in yet (M3a: never misses blinds)
-_MBB = const(16)      # missed the big blind while away
-_MSB = const(32)      # missed the small blind while away
-_CARRY = const(64)    # moving: owes a made-up small blind carried from the last hand (MB2)
-_PAIDBB = const(128)  # paid a big blind as a blind last hand (due the small blind, MB2)
+_WAITS_FOR_BB = const(4)  # a waiting player chose to wait for the big blind (else: post)
+_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds)
+_MISSED_BB = const(16)    # the "missed BB" marker (M1, M2)
+_MISSED_SB = const(32)    # the "missed SB" marker
+_CARRIES_SB = const(64)   # moving: owes a made-up small blind carried from the last hand
+_PAID_BB = const(128)     # paid a big blind as a blind last hand (due the small blind, MB2)
+
+# What a seat posts in a hand, as one number: live * 4 + dead, where live is 0, 1 (a small
+# blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds.
+_LIVE_SB = const(4)
+_LIVE_BB = const(8)
+_DEAD_SB = const(1)
 
 UNDO_DEPTH = const(40)
 # An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
 # _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
-_RECORD = ("_hands", "_button", "_sbpos", "_sb", "_bb", "_dealt", "_gone", "_passed", "_orbit")
+_RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
+           "_passed", "_travel")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
 FORMAT = const(1)
 
@@ -38,10 +45,11 @@ class RuleError(ValueError):
     """An event the rules refuse; the table is left unchanged."""
 
 
-def _count(m):
+def _count(seats):
+    """How many seats a mask holds."""
     n = 0
-    while m:
-        m &= m - 1
+    while seats:
+        seats &= seats - 1
         n += 1
     return n
 
@@ -82,22 +90,22 @@ class Table:
         self.seats = seats
         self.rules = rules
         self.stakes = (small, big)
-        self._f = bytearray(seats + 1)  # index = seat; index 0 unused
+        self._players = bytearray(seats + 1)  # each seat's player byte; index 0 unused
         self._hands = 0
-        # The last hand: button, SB position, SB poster (0: none), BB, seats dealt in,
-        # and its posts as bytes (seat * 16 + code each, see deal).
+        # The last hand: its button seat, SB position, SB player (0: none), BB player,
+        # the seats dealt in, and its posts as bytes (seat * 16 + what he posted each).
         self._button = 0
-        self._sbpos = 0
-        self._sb = 0
+        self._sb_seat = 0
+        self._sb_player = 0
         self._bb = 0
         self._dealt = 0
         self._posts = b""
-        self._code = bytearray(seats + 1)  # scratch for deal(): what each seat posts
-        self._gone = 0     # seats whose player, dealt into the last hand, has left since
+        self._posting = bytearray(seats + 1)  # deal()'s scratch: what each seat posts
+        self._left = 0     # seats whose player, dealt into the last hand, has left since
         self._passed = 0   # seats a blind has passed since the first hand (S2)
-        self._orbit = 0    # how far the button has travelled since the first hand (max N)
+        self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 2 * seats + 16 bytes each (see _push) in a ring made once.
+        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once.
         self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
@@ -120,29 +128,29 @@ class Table:
     def status(self, seat):
         """"empty", "active", "away" or "waiting"."""
         self._check_seat(seat)
-        return STATUSES[self._f[seat] & _STATUS]
+        return STATUSES[self._players[seat] & _STATUS]
 
     def choice(self, seat):
         """A waiting player's choice, "post" or "wait"; None for anybody else."""
         self._check_seat(seat)
-        x = self._f[seat]
-        if x & _STATUS != _WAITING:
+        player = self._players[seat]
+        if player & _STATUS != _WAITING:
             return None
-        return "wait" if x & _WAIT else "post"
+        return "wait" if player & _WAITS_FOR_BB else "post"
 
     def owes(self, seat):
         """(live, dead): what this player must post to be dealt in before the BB reaches him."""
         self._check_seat(seat)
         small, big = self.stakes
-        x = self._f[seat]
-        status = x & _STATUS
+        player = self._players[seat]
+        status = player & _STATUS
         if status == _EMPTY:
             return (0, 0)
         if status == _ACTIVE:
-            return (0, small) if x & _CARRY else (0, 0)
-        if x & _NEW:
-            return (0, 0) if self._free(seat, self._passed, self._orbit) else (big, 0)
-        return (big if x & _MBB else 0, small if x & _MSB else 0)
+            return (0, small) if player & _CARRIES_SB else (0, 0)
+        if player & _NEW:
+            return (0, 0) if self._plays_free(seat, self._passed, self._travel) else (big, 0)
+        return (big if player & _MISSED_BB else 0, small if player & _MISSED_SB else 0)
 
     def can_undo(self):
         return self._undos > 0
@@ -152,69 +160,69 @@ class Table:
     def sit(self, seat, post=False):
         """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
         self._check_seat(seat)
-        if self._f[seat] & _STATUS:
+        if self._players[seat] & _STATUS:
             raise RuleError("seat %d is taken: the player there must leave first" % seat)
-        self._push()
+        self._save_for_undo()
         if self._hands == 0:
-            self._f[seat] = _ACTIVE  # S1: drew for the button
+            self._players[seat] = _ACTIVE  # S1: drew for the button
         else:
-            self._f[seat] = _WAITING | _NEW | (0 if post else _WAIT)
+            self._players[seat] = _WAITING | _NEW | (0 if post else _WAITS_FOR_BB)
 
     def away(self, seat):
         """The player sits out from the next hand on."""
         self._check_seat(seat)
-        x = self._f[seat]
-        status = x & _STATUS
+        player = self._players[seat]
+        status = player & _STATUS
         if status == _EMPTY:
             raise RuleError("seat %d is empty: nobody to send away" % seat)
         if status == _AWAY:
             raise RuleError("seat %d is already away" % seat)
-        self._push()
-        if x & _CARRY:  # a made-up SB not yet paid becomes a missed SB
-            x = (x & ~_CARRY) | _MSB
-        self._f[seat] = (x & ~(_STATUS | _WAIT)) | _AWAY
+        self._save_for_undo()
+        if player & _CARRIES_SB:  # a made-up SB not yet paid becomes a missed SB
+            player = (player & ~_CARRIES_SB) | _MISSED_SB
+        self._players[seat] = (player & ~(_STATUS | _WAITS_FOR_BB)) | _AWAY
 
     def back(self, seat, wait=False):
         """An away player returns: active if he owes nothing, else waiting (post or wait)."""
         self._check_seat(seat)
-        x = self._f[seat]
-        status = x & _STATUS
+        player = self._players[seat]
+        status = player & _STATUS
         if status == _EMPTY:
             raise RuleError("seat %d is empty: nobody to bring back" % seat)
         if status != _AWAY:
             raise RuleError("seat %d is %s, not away: nobody to bring back"
                             % (seat, STATUSES[status]))
-        self._push()
-        x &= ~_STATUS
-        if x & (_NEW | _MBB | _MSB):
-            self._f[seat] = x | _WAITING | (_WAIT if wait else 0)
+        self._save_for_undo()
+        player &= ~_STATUS
+        if player & (_NEW | _MISSED_BB | _MISSED_SB):
+            self._players[seat] = player | _WAITING | (_WAITS_FOR_BB if wait else 0)
         else:
-            self._f[seat] = x | _ACTIVE  # M3: owes nothing, active at once
+            self._players[seat] = player | _ACTIVE  # M3: owes nothing, active at once
 
     def choose(self, seat, choice):
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
         if choice != "post" and choice != "wait":
             raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
-        x = self._f[seat]
-        status = x & _STATUS
+        player = self._players[seat]
+        status = player & _STATUS
         if status != _WAITING:
             raise RuleError("seat %d is %s, not waiting: nothing to choose"
                             % (seat, STATUSES[status]))
-        if (choice == "wait") == bool(x & _WAIT):
+        if (choice == "wait") == bool(player & _WAITS_FOR_BB):
             raise RuleError("seat %d already chose to %s" % (seat, choice))
-        self._push()
-        self._f[seat] = x ^ _WAIT
+        self._save_for_undo()
+        self._players[seat] = player ^ _WAITS_FOR_BB
 
     def leave(self, seat):
         """The player busts or leaves; he takes his debts with him (M5)."""
         self._check_seat(seat)
-        if not self._f[seat] & _STATUS:
+        if not self._players[seat] & _STATUS:
             raise RuleError("seat %d is empty: nobody to leave" % seat)
-        self._push()
+        self._save_for_undo()
         if self._dealt >> seat & 1:
-            self._gone |= 1 << seat
-        self._f[seat] = 0
+            self._left |= 1 << seat
+        self._players[seat] = 0
 
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
@@ -222,115 +230,123 @@ class Table:
             raise RuleError("nothing to undo")
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
-        self._restore(self._top * (2 * self.seats + 16))
+        self._restore_from_undo(self._top * (2 * self.seats + 16))
 
     def deal(self, button=None):
         """Deal the next hand (the first one with the seat that won the draw for the button)."""
-        f = self._f
-        act = self._mask(_ACTIVE)
+        players = self._players
+        active = self._seats_with(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
             raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
-        pres = act | self._mask(_WAITING)
-        if _count(pres) < 2:
+        present = active | self._seats_with(_WAITING)
+        if _count(present) < 2:
             raise RuleError("cannot deal: %d player(s) present, at least two are needed"
-                            % _count(pres))
+                            % _count(present))
         if first:
             if button is None:
                 raise RuleError("the first hand needs the button seat (who won the draw)")
             self._check_seat(button)
-            if not act >> button & 1:
+            if not active >> button & 1:
                 raise RuleError("seat %d has no active player: the first button goes to a player"
                                 " who drew for it" % button)
-        self._push()
+        self._save_for_undo()
         n = self.seats
-        btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
-        if _count(dealt) < 2:
-            # D5: the last two or more present players just play, owing nothing.
-            for s in range(1, n + 1):
-                if pres >> s & 1:
-                    f[s] = _ACTIVE | (f[s] & _PAIDBB)
-            btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt = self._plan(button)
-        act = self._mask(_ACTIVE)
-        headsup = _count(dealt) == 2
-        if headsup:  # H1, H2: the BB keeps moving; the other player has the button and SB
+        (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
+         eligible) = self._plan(button)
+        dealt = eligible | 1 << bb
+        k = _count(dealt)
+        if k < 2 or (k == 2 and not first and not eligible >> bb & 1
+                     and self._next_seat(self._bb, dealt) != bb):
+            # D5: fewer than two could be dealt in (heads-up, H2 may take the BB from a
+            # waiting player who would have come in only on it): the last two or more
+            # present players just play, owing nothing.
+            for seat in range(1, n + 1):
+                if present >> seat & 1:
+                    players[seat] = _ACTIVE | (players[seat] & _PAID_BB)
+            (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
+             eligible) = self._plan(button)
+            dealt = eligible | 1 << bb
+        active = self._seats_with(_ACTIVE)
+        heads_up = _count(dealt) == 2
+        if heads_up:  # H1, H2: the BB keeps moving; the other player has the button and SB
             if first:
-                bb = self._next(btn, dealt & ~(1 << btn))
+                bb = self._next_seat(button_seat, dealt & ~(1 << button_seat))
             else:
-                bb = self._next(self._bb, dealt)
-            btn = self._next(bb, dealt & ~(1 << bb))
-            sb = btn
-        elif act >> sbpos & 1 and sbpos != btn:
-            sb = sbpos
+                bb = self._next_seat(self._bb, dealt)
+            button_seat = self._next_seat(bb, dealt & ~(1 << bb))
+            sb_player = button_seat
+        elif active >> sb_seat & 1 and sb_seat != button_seat:
+            sb_player = sb_seat
         else:
-            sb = 0
-        # M1, M2: away players (not new ones, M3a) miss the blinds that pass them.
-        for s in range(1, n + 1):
-            x = f[s]
-            if x & _STATUS == _AWAY and not x & _NEW:
-                if bbpass >> s & 1:
-                    x = (x & ~_MSB) | _MBB
-                if sbpass >> s & 1:
-                    x |= _MSB
-                f[s] = x
-        # What each player dealt in posts, as a code per seat: live * 4 + dead, where live
-        # is 0, 1 (a small blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds.
-        code = self._code
-        for s in range(1, n + 1):
-            x = f[s]
-            c = 0
-            if not dealt >> s & 1:
+            sb_player = 0
+        # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
+        # them; a missed blind stays marked until it is paid.
+        for seat in range(1, n + 1):
+            player = players[seat]
+            if player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1:
+                if bb_passes >> seat & 1:
+                    player |= _MISSED_BB
+                if sb_passes >> seat & 1:
+                    player |= _MISSED_SB
+                players[seat] = player
+        posting = self._posting
+        for seat in range(1, n + 1):
+            player = players[seat]
+            post = 0
+            if not dealt >> seat & 1:
                 pass
-            elif s == bb:
-                c = 8  # M4: a big blind and nothing extra
+            elif seat == bb:
+                post = _LIVE_BB  # M4: a big blind and nothing extra
             else:
-                if x & _STATUS == _WAITING:
-                    if x & _NEW:
-                        if not self._free(s, passed, orbit):
-                            c = 8
+                if player & _STATUS == _WAITING:
+                    if player & _NEW:
+                        if not self._plays_free(seat, passed, travel):
+                            post = _LIVE_BB
                     else:
-                        c = (8 if x & _MBB else 0) | (1 if x & _MSB else 0)
-                if s == sb:
+                        post = ((_LIVE_BB if player & _MISSED_BB else 0)
+                                | (_DEAD_SB if player & _MISSED_SB else 0))
+                if seat == sb_player:
                     # the small blind on top: live up to one big blind, the rest dead
-                    c = c + 1 if c >= 8 else c | 4
-            code[s] = c
-        paid = 1 << bb  # seats paying a big blind as a blind this hand
-        carry = 0
-        if self.rules == "moving" and not first and not headsup:
-            sb, paid, carry = self._make_up(act, sb, bb, paid)
-        for s in range(1, n + 1):
-            x = f[s] & ~(_CARRY | _PAIDBB)
-            if dealt >> s & 1:
-                x = _ACTIVE
-            if paid >> s & 1:
-                x |= _PAIDBB
-            if carry >> s & 1:
-                x |= _CARRY
-            f[s] = x
+                    post = post + _DEAD_SB if post >= _LIVE_BB else post | _LIVE_SB
+            posting[seat] = post
+        paid_bb = 1 << bb  # seats paying a big blind as a blind this hand
+        carries_sb = 0
+        if self.rules == "moving" and not first and not heads_up:
+            sb_player, paid_bb, carries_sb = self._make_up(active, sb_player, bb, paid_bb)
+        for seat in range(1, n + 1):
+            player = players[seat] & ~(_CARRIES_SB | _PAID_BB)
+            if dealt >> seat & 1:
+                player = _ACTIVE
+            if paid_bb >> seat & 1:
+                player |= _PAID_BB
+            if carries_sb >> seat & 1:
+                player |= _CARRIES_SB
+            players[seat] = player
         self._hands += 1
-        self._button = btn
-        self._sbpos = btn if headsup else sbpos
-        self._sb = sb
+        self._button = button_seat
+        self._sb_seat = button_seat if heads_up else sb_seat
+        self._sb_player = sb_player
         self._bb = bb
         self._dealt = dealt
-        # The posts as bytes, one per posting seat: seat * 16 + code, clockwise from the first
-        # seat after the button.
+        # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
+        # the first seat after the button.
         k = 0
-        for s in range(1, n + 1):
-            if code[s]:
+        for seat in range(1, n + 1):
+            if posting[seat]:
                 k += 1
-        b = bytearray(k)
+        posts = bytearray(k)
         k = 0
-        s = btn
+        seat = button_seat
         for _ in range(n):
-            s = s % n + 1
-            if code[s]:
-                b[k] = s * 16 + code[s]
+            seat = seat % n + 1
+            if posting[seat]:
+                posts[k] = seat * 16 + posting[seat]
                 k += 1
-        self._posts = bytes(b)
-        self._gone = 0
+        self._posts = bytes(posts)
+        self._left = 0
         self._passed = passed
-        self._orbit = orbit
+        self._travel = travel
         self._hand = self._make_hand()
         return self._hand
 
@@ -340,9 +356,9 @@ class Table:
         """The whole table as plain JSON-compatible data (short keys, lists)."""
         return {
             "v": FORMAT, "n": self.seats, "r": self.rules, "k": list(self.stakes),
-            "h": self._hands, "f": list(self._f[1:]),
-            "p": [self._button, self._sbpos, self._sb, self._bb, self._dealt, self._gone,
-                  self._passed, self._orbit],
+            "h": self._hands, "f": list(self._players[1:]),
+            "p": [self._button, self._sb_seat, self._sb_player, self._bb, self._dealt,
+                  self._left, self._passed, self._travel],
             "q": list(self._posts),
         }
 
@@ -355,36 +371,38 @@ class Table:
                 raise RuleError("table data format %r is not %d" % (d["v"], FORMAT))
             t = cls(d["n"], d["r"], tuple(d["k"]))
             n = t.seats
-            flags = d["f"]
+            players = d["f"]
             hands = d["h"]
-            p = d["p"]
-            q = d["q"]
-            ok = (len(flags) == n and type(hands) is int and hands >= 0 and len(p) == 8
-                  and len(q) <= n)
-            for x in flags:
+            last = d["p"]
+            posts = d["q"]
+            ok = (len(players) == n and type(hands) is int and hands >= 0 and len(last) == 8
+                  and len(posts) <= n)
+            for x in players:
                 ok = ok and type(x) is int and 0 <= x <= 255
-            for x in p + q:
+            for x in last + posts:
                 ok = ok and type(x) is int and x >= 0
         except (KeyError, TypeError, IndexError):
             raise RuleError("table data is incomplete or malformed") from None
         every_seat = (2 << n) - 2
         if ok and hands:
-            ok = (1 <= p[0] <= n and 1 <= p[1] <= n and p[2] <= n and 1 <= p[3] <= n
-                  and p[4] >> p[3] & 1 and not (p[4] | p[5] | p[6]) & ~every_seat
-                  and p[7] <= n)
+            button, sb_seat, sb_player, bb, dealt, left, passed, travel = last
+            ok = (1 <= button <= n and 1 <= sb_seat <= n and sb_player <= n and 1 <= bb <= n
+                  and dealt >> bb & 1 and not (dealt | left | passed) & ~every_seat
+                  and travel <= n)
         elif ok:
             # Before the first hand nobody waits (S1: whoever sits down is in) and nothing
             # was posted.
-            ok = not any(p) and not q and all(x & _STATUS != _WAITING for x in flags)
-        for c in q:
-            ok = ok and 1 <= c >> 4 <= n and c >> 2 & 3 <= 2 and c & 3 <= 2 and c & 15
+            ok = not any(last) and not posts and all(x & _STATUS != _WAITING for x in players)
+        for post in posts:
+            ok = (ok and 1 <= post >> 4 <= n and post >> 2 & 3 <= 2 and post & 3 <= 2
+                  and post & 15)
         if not ok:
             raise RuleError("table data is inconsistent")
-        t._f = bytearray(1) + bytearray(flags)
+        t._players = bytearray(1) + bytearray(players)
         t._hands = hands
-        (t._button, t._sbpos, t._sb, t._bb, t._dealt, t._gone, t._passed,
-         t._orbit) = p
-        t._posts = bytes(q)
+        (t._button, t._sb_seat, t._sb_player, t._bb, t._dealt, t._left, t._passed,
+         t._travel) = last
+        t._posts = bytes(posts)
         return t
 
     # ---- insides -------------------------------------------------------------------------
@@ -393,207 +411,214 @@ class Table:
         if type(seat) is not int or not 1 <= seat <= self.seats:
             raise RuleError("seat %r does not exist: the seats are 1 to %d" % (seat, self.seats))
 
-    def _push(self):
+    def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
         the seats' bytes, the last hand's numbers (_RECORD), the posts and their count."""
         n = self.seats
-        f = self._f
-        b = self._undo
-        p = self._top * (2 * n + 16)
-        for s in range(1, n + 1):
-            b[p + s - 1] = f[s]
-        p += n
+        players = self._players
+        ring = self._undo
+        at = self._top * (2 * n + 16)
+        for seat in range(1, n + 1):
+            ring[at + seat - 1] = players[seat]
+        at += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             for k in range(_SIZES[j] - 1, -1, -1):  # big-endian
-                b[p + k] = v & 255
+                ring[at + k] = v & 255
                 v >>= 8
-            p += _SIZES[j]
-        q = self._posts
-        b[p] = len(q)
-        for i in range(len(q)):
-            b[p + 1 + i] = q[i]
+            at += _SIZES[j]
+        posts = self._posts
+        ring[at] = len(posts)
+        for i in range(len(posts)):
+            ring[at + 1 + i] = posts[i]
         self._top = (self._top + 1) % UNDO_DEPTH
         if self._undos < UNDO_DEPTH:
             self._undos += 1
 
-    def _restore(self, p):
-        """The state kept in the undo record at offset p."""
+    def _restore_from_undo(self, at):
+        """The state kept in the undo record at offset `at`."""
         n = self.seats
-        f = self._f
-        b = self._undo
-        for s in range(1, n + 1):
-            f[s] = b[p + s - 1]
-        p += n
+        players = self._players
+        ring = self._undo
+        for seat in range(1, n + 1):
+            players[seat] = ring[at + seat - 1]
+        at += n
         for j in range(len(_RECORD)):
             v = 0
             for k in range(_SIZES[j]):
-                v = v << 8 | b[p + k]
+                v = v << 8 | ring[at + k]
             setattr(self, _RECORD[j], v)
-            p += _SIZES[j]
-        self._posts = bytes(b[p + 1:p + 1 + b[p]])
+            at += _SIZES[j]
+        self._posts = bytes(ring[at + 1:at + 1 + ring[at]])
         self._hand = None
 
-    def _mask(self, status):
-        f = self._f
-        m = 0
-        for s in range(1, self.seats + 1):
-            if f[s] & _STATUS == status:
-                m |= 1 << s
-        return m
+    def _seats_with(self, status):
+        """The seats whose player has this status, as a mask."""
+        players = self._players
+        seats = 0
+        for seat in range(1, self.seats + 1):
+            if players[seat] & _STATUS == status:
+                seats |= 1 << seat
+        return seats
 
-    def _next(self, s, m, back=False):
-        """The first seat after s (clockwise; back: before s, counter-clockwise), s itself
-        last, in the mask m, or 0."""
+    def _next_seat(self, seat, seats, backwards=False):
+        """The first seat of the mask `seats` after `seat` (clockwise; backwards: before it,
+        counter-clockwise), `seat` itself last, or 0."""
         n = self.seats
         for _ in range(n):
-            s = (s - 2) % n + 1 if back else s % n + 1
-            if m >> s & 1:
-                return s
+            seat = (seat - 2) % n + 1 if backwards else seat % n + 1
+            if seats >> seat & 1:
+                return seat
         return 0
 
-    def _span(self, a, b):
-        """Seats after a up to and including b, clockwise (none if a == b; every seat if b
-        is no seat at all, rather than going round for ever on damaged data)."""
+    def _seats_after(self, seat, up_to):
+        """The seats after `seat` up to and including `up_to`, clockwise, as a mask (none
+        if they are the same seat; every seat if `up_to` is no seat at all, rather than
+        going round for ever on damaged data)."""
         n = self.seats
-        m = 0
+        seats = 0
         for _ in range(n):
-            if a == b:
+            if seat == up_to:
                 break
-            a = a % n + 1
-            m |= 1 << a
-        return m
+            seat = seat % n + 1
+            seats |= 1 << seat
+        return seats
 
-    def _free(self, seat, passed, orbit):
+    def _plays_free(self, seat, passed, travel):
         """S2: a new player in the first orbit whose seat no blind has passed yet."""
-        return self._hands > 0 and orbit < self.seats and not passed >> seat & 1
+        return self._hands > 0 and travel < self.seats and not passed >> seat & 1
 
     def _positions(self, button):
-        """Button, SB position and BB of the next hand by the rule set (before H1)."""
+        """Button seat, SB position and BB of the next hand by the rule set (before H1)."""
         n = self.seats
-        act = self._mask(_ACTIVE)
-        pres = act | self._mask(_WAITING)
+        active = self._seats_with(_ACTIVE)
+        present = active | self._seats_with(_WAITING)
         if not self._hands:  # S1
-            m = act & ~(1 << button)  # the others
-            if _count(act) == 2:
-                return button, button, self._next(button, m)
-            sbpos = self._next(button, m)
-            return button, sbpos, self._next(sbpos, m & ~(1 << sbpos))
+            others = active & ~(1 << button)
+            if _count(active) == 2:
+                return button, button, self._next_seat(button, others)
+            sb_seat = self._next_seat(button, others)
+            return button, sb_seat, self._next_seat(sb_seat, others & ~(1 << sb_seat))
         if self.rules == "dead":
-            bb = self._next(self._bb, pres)  # DB1
+            bb = self._next_seat(self._bb, present)  # DB1
             # The rotation: seats in play or that held a position last hand, but the new BB.
-            m = (act | 1 << self._button | 1 << self._sbpos | 1 << self._bb | self._dealt) \
-                & ~(1 << bb)
-            if act >> self._bb & 1 and not self._gone >> self._bb & 1:
-                sbpos = self._bb  # DB2: big blind, then small blind
+            rotation = (active | 1 << self._button | 1 << self._sb_seat | 1 << self._bb
+                        | self._dealt) & ~(1 << bb)
+            if active >> self._bb & 1 and not self._left >> self._bb & 1:
+                sb_seat = self._bb  # DB2: big blind, then small blind
             else:
-                sbpos = self._next(bb, m, True)
-            btn = 0
-            s = sbpos
+                sb_seat = self._next_seat(bb, rotation, True)
+            button_seat = 0
+            seat = sb_seat
             for _ in range(n):  # DB3: the rotation seat before the SB, not past the BB
-                s = (s - 2) % n + 1
-                if s == bb:
+                seat = (seat - 2) % n + 1
+                if seat == bb:
                     break
-                if m >> s & 1:
-                    btn = s
+                if rotation >> seat & 1:
+                    button_seat = seat
                     break
-            if not btn:
-                btn = (sbpos - 2) % n + 1
-                if btn == bb:
-                    btn = sbpos
-            return btn, sbpos, bb
+            if not button_seat:
+                button_seat = (sb_seat - 2) % n + 1
+                if button_seat == bb:
+                    button_seat = sb_seat
+            return button_seat, sb_seat, bb
         # MB1 / SM1
-        btn = self._next(self._button, act) or self._button
-        sbpos = self._next(btn, act & ~(1 << btn)) or btn
+        button_seat = self._next_seat(self._button, active) or self._button
+        sb_seat = self._next_seat(button_seat, active & ~(1 << button_seat)) or button_seat
         bb = 0
-        s = sbpos
+        seat = sb_seat
         for _ in range(n):
-            s = s % n + 1
-            if s == btn:
+            seat = seat % n + 1
+            if seat == button_seat:
                 break
-            if pres >> s & 1:
-                bb = s
+            if present >> seat & 1:
+                bb = seat
                 break
         if not bb:  # two active players and nobody waiting from the SB to the button
-            bb = sbpos
-        return btn, sbpos, bb
+            bb = sb_seat
+        return button_seat, sb_seat, bb
 
     def _plan(self, button):
-        """Positions, the seats the blinds pass, and who is dealt in (D1..D3, S2)."""
+        """Positions, the seats the blinds pass, the seats passed and the button's travel
+        so far, and who is eligible to be dealt in on his own, the BB aside (D1..D3, S2)."""
         n = self.seats
-        f = self._f
-        btn, sbpos, bb = self._positions(button)
+        players = self._players
+        button_seat, sb_seat, bb = self._positions(button)
         if self._hands:
-            sbpass = self._span(self._sbpos, sbpos)
-            bbpass = self._span(self._bb, bb)
-            passed = self._passed | sbpass | bbpass
-            orbit = min(n, self._orbit + (btn - self._button) % n)
-        else:
-            sbpass = self._span(btn, sbpos)
-            bbpass = self._span(sbpos, bb)
-            passed = 1 << btn | sbpass | bbpass
-            orbit = 0
-        m = ((1 << btn) | self._span(btn, bb)) & ~(1 << bb)  # D2: the dead zone
-        dealt = 1 << bb
-        for s in range(1, n + 1):
-            x = f[s]
-            status = x & _STATUS
+            sb_passes = self._seats_after(self._sb_seat, sb_seat)
+            bb_passes = self._seats_after(self._bb, bb)
+            passed = self._passed | sb_passes | bb_passes
+            travel = min(n, self._travel + (button_seat - self._button) % n)
+        else:  # S2: the first hand's blinds passed the seats after its button up to its BB
+            sb_passes = self._seats_after(button_seat, sb_seat)
+            bb_passes = self._seats_after(sb_seat, bb)
+            passed = sb_passes | bb_passes
+            travel = 0
+        # D2: a waiting player on the button or after it, before the BB, waits for it to pass
+        zone = ((1 << button_seat) | self._seats_after(button_seat, bb)) & ~(1 << bb)
+        eligible = 0
+        for seat in range(1, n + 1):
+            player = players[seat]
+            status = player & _STATUS
             if status == _ACTIVE:
-                dealt |= 1 << s
-            elif status == _WAITING and not m >> s & 1:
-                if not x & _WAIT or (x & _NEW and self._free(s, passed, orbit)):
-                    dealt |= 1 << s
-        return btn, sbpos, bb, sbpass, bbpass, passed, orbit, dealt
+                eligible |= 1 << seat
+            elif status == _WAITING and not zone >> seat & 1:
+                if not player & _WAITS_FOR_BB or (player & _NEW
+                                                  and self._plays_free(seat, passed, travel)):
+                    eligible |= 1 << seat
+        return button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel, eligible
 
-    def _make_up(self, act, sb, bb, paid):
+    def _make_up(self, active, sb_player, bb, paid_bb):
         """MB2: blinds skipped because players left are made up; one blind per player per
-        hand, biggest first, the rest carried.  Returns (sb, paid, carry)."""
-        f = self._f
-        code = self._code
+        hand, biggest first, the rest carried.  Returns (sb_player, paid_bb, carries_sb)."""
+        players = self._players
+        posting = self._posting
         n = self.seats
-        act &= ~self._gone  # the players who stay
+        active &= ~self._left  # the players who stay
         due_bb = 0
         due_sb = 0
-        if self._gone and _count(self._dealt) >= 3:
-            s = self._next(self._bb, act)
-            if s and s != bb:
-                due_bb = 1 << s
-            for s in range(1, n + 1):
-                if act >> s & 1 and f[s] & _PAIDBB and s != sb:
-                    due_sb |= 1 << s
-        for s in range(1, n + 1):
-            if act >> s & 1 and f[s] & _CARRY and s != sb:
-                due_sb |= 1 << s
-        carry = 0
-        for s in range(1, n + 1):
-            if not (due_bb | due_sb) >> s & 1:
+        if self._left and _count(self._dealt) >= 3:
+            # Due the BB: the first player after the last BB who was dealt into the last
+            # hand, unless this hand's BB is already on his seat or before it.
+            seat = self._next_seat(self._bb, active & self._dealt)
+            if seat and not self._seats_after(self._bb, seat) >> bb & 1:
+                due_bb = 1 << seat
+            for seat in range(1, n + 1):
+                if active >> seat & 1 and players[seat] & _PAID_BB and seat != sb_player:
+                    due_sb |= 1 << seat
+        for seat in range(1, n + 1):
+            if active >> seat & 1 and players[seat] & _CARRIES_SB and seat != sb_player:
+                due_sb |= 1 << seat
+        carries_sb = 0
+        for seat in range(1, n + 1):
+            if not (due_bb | due_sb) >> seat & 1:
                 continue
-            if due_bb >> s & 1 or s == bb:
-                code[s] = 8  # a live big blind
-                paid |= 1 << s
-                if s == sb or due_sb >> s & 1:
-                    carry |= 1 << s  # the small blind waits for the next hand
-                if s == sb:
-                    sb = 0  # he posts a big blind instead of the small one
+            if due_bb >> seat & 1 or seat == bb:
+                posting[seat] = _LIVE_BB
+                paid_bb |= 1 << seat
+                if seat == sb_player or due_sb >> seat & 1:
+                    carries_sb |= 1 << seat  # the small blind waits for the next hand
+                if seat == sb_player:
+                    sb_player = 0  # he posts a big blind instead of the small one
             else:
-                code[s] = 1  # a dead small blind
-        return sb, paid, carry
+                posting[seat] = _DEAD_SB
+        return sb_player, paid_bb, carries_sb
 
     def _make_hand(self):
         n = self.seats
         dealt = []
-        s = self._button
+        seat = self._button
         for _ in range(n):
-            s = s % n + 1
-            if self._dealt >> s & 1:
-                dealt.append(s)
+            seat = seat % n + 1
+            if self._dealt >> seat & 1:
+                dealt.append(seat)
         small, big = self.stakes
         posts = {}
-        for c in self._posts:
-            posts[c >> 4] = ((0, small, big)[c >> 2 & 3], (c & 3) * small)
+        for post in self._posts:
+            posts[post >> 4] = ((0, small, big)[post >> 2 & 3], (post & 3) * small)
         if len(dealt) == 2:
             first = self._button
         else:
-            first = self._next(self._bb, self._dealt & ~(1 << self._bb))
-        return Hand(self._hands, self._button, self._sb or None, self._bb, tuple(dealt),
-                    posts, first)
+            first = self._next_seat(self._bb, self._dealt & ~(1 << self._bb))
+        return Hand(self._hands, self._button, self._sb_player or None, self._bb,
+                    tuple(dealt), posts, first)

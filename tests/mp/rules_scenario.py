@@ -1,7 +1,8 @@
 """Helpers for rules tests, on both runtimes: build tables, describe hands, check invariants.
 
-``check_deal`` and ``check_table`` are the invariants of issue 3 (one BB, always dealt in;
-heads-up button posts the SB; nobody owes more than one SB and one BB; in ``dead`` the
+``check_deal``, ``check_table`` and ``check_debts_kept`` are the invariants of the rules
+core (one BB, always dealt in; heads-up the button posts the SB; nobody owes more than
+one SB and one BB; what a player away or held out owes never shrinks; in ``dead`` the
 last BB posts the SB ...); the example tests, the hypothesis properties and the
 exhaustive walk all use them.
 """
@@ -159,6 +160,22 @@ def seat_statuses(t):
     return [None] + [t.status(s) for s in range(1, t.seats + 1)]
 
 
+def seat_debts(t):
+    return [None] + [t.owes(s) for s in range(1, t.seats + 1)]
+
+
+def check_debts_kept(t, statuses_before, debts_before):
+    """M1, M2: across an event (undo aside), a player who stays away, or stays waiting
+    (not dealt in), owes at least what he owed: a missed blind stays marked until paid."""
+    for s in range(1, t.seats + 1):
+        st = statuses_before[s]
+        if st in ("away", "waiting") and t.status(s) == st:
+            live, dead = t.owes(s)
+            was_live, was_dead = debts_before[s]
+            assert live >= was_live and dead >= was_dead, (
+                "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
+
+
 EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "undo")
 
 
@@ -196,6 +213,7 @@ def step(t, ev, seat):
     hk = hand_key(t.hand)
     could_undo = t.can_undo()
     before = (seat_statuses(t), t.hand)
+    debts = seat_debts(t)
     try:
         h = apply(t, ev, seat)
     except RuleError as e:
@@ -213,4 +231,5 @@ def step(t, ev, seat):
     check_table(t)
     if ev != "undo":
         assert t.can_undo()
+        check_debts_kept(t, before[0], debts)
     return True

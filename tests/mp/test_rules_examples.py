@@ -102,6 +102,29 @@ def test_S2_after_the_first_orbit_every_new_player_owes_a_big_blind():
         assert t.owes(s) == (20, 0), s
 
 
+def test_S2_the_first_hands_button_seat_was_not_passed():
+    # Four seats: the first hand button 1, SB 2, BB 3. The player on seat 1 leaves and a
+    # new one sits there: no blind has passed seat 1 yet, so he plays free.
+    t = table(4, (1, 2, 4, 3), button=1)
+    t.leave(1)
+    t.sit(1)
+    assert t.owes(1) == (0, 0)
+    h = t.deal()
+    hand_is(h, 2, 3, 4, {3: (10, 0), 4: (20, 0)}, first=1, dealt=(3, 4, 1, 2))
+    assert t.status(1) == "active"
+
+
+def test_S2_the_first_heads_up_hands_button_seat_was_not_passed():
+    t = table(6, (2, 5), button=2)  # heads-up: button 2 posts the SB, BB 5
+    t.sit(1)
+    t.sit(4)
+    assert t.owes(4) == (20, 0)  # the BB passed seats 3, 4 and 5
+    assert t.owes(1) == (0, 0)  # but not seat 1
+    t.leave(2)
+    t.sit(2)
+    assert t.owes(2) == (0, 0)
+
+
 # ---- DB: dead button (seed 000) ---------------------------------------------------------
 
 def test_DB4_seed000_case1_alice_eliminated():
@@ -265,6 +288,35 @@ def test_MB2_never_right_after_a_heads_up_hand():
     hand_is(h, 4, None, 5, {5: (20, 0), 6: (20, 0)}, dealt=(5, 6, 4))
 
 
+def test_MB2_nothing_made_up_when_no_blind_skipped_anybody():
+    # Nine seats: first hand button 9, SB 2, BB 3. The player on seat 4 leaves and a new
+    # one sits there and takes the BB on his seat: seat 9, next, is not charged a BB
+    # now; he pays his BB in turn, next hand, once.
+    t = table(9, (3, 2, 4, 9), button=9, rules="moving")
+    t.leave(4)
+    t.sit(4)
+    h = t.deal()
+    hand_is(h, 2, 3, 4, {3: (10, 0), 4: (20, 0)}, first=9, dealt=(3, 4, 9, 2))
+    h = t.deal()
+    hand_is(h, 3, 4, 9, {4: (10, 0), 9: (20, 0)}, first=2)
+    h = t.deal()
+    hand_is(h, 4, 9, 2, {9: (10, 0), 2: (20, 0)}, first=3)
+
+
+def test_MB2_player_due_the_big_blind_was_dealt_into_the_last_hand():
+    # Seat 5 sat out hand 2 (no blind passed him) and is back; the BB of hand 2, seat 4,
+    # leaves. Seat 6 is the player due the BB, and gets it: nothing is made up, seat 5
+    # takes the SB of his position.
+    t = table(6, (1, 2, 3, 4, 5, 6), button=1, rules="moving")  # SB 2, BB 3
+    t.away(5)
+    hand_is(t.deal(), 2, 3, 4, {3: (10, 0), 4: (20, 0)}, dealt=(3, 4, 6, 1, 2))
+    t.back(5)
+    assert t.status(5) == "active"
+    t.leave(4)
+    h = t.deal()
+    hand_is(h, 3, 5, 6, {5: (10, 0), 6: (20, 0)}, first=1, dealt=(5, 6, 1, 2, 3))
+
+
 def test_SM1_simplified_makes_nothing_up():
     t = table(5, (1, 2, 3, 4, 5), button=1, rules="simple")
     t.leave(3)
@@ -281,8 +333,8 @@ def test_SM1_away_players_still_miss_blinds():
     t.deal()
     assert t.owes(5) == (0, 10)
     t.deal()  # BB 1 -> 3: does not pass 5; SB 7 -> 1
-    h = t.deal()  # BB 3 -> 7 passes 5: a new set, the big blind
-    assert h.bb == 7 and t.owes(5) == (20, 0)
+    h = t.deal()  # BB 3 -> 7 passes 5: the big blind is marked too (M2)
+    assert h.bb == 7 and t.owes(5) == (20, 10)
 
 
 # ---- H: heads-up -----------------------------------------------------------------------
@@ -423,6 +475,32 @@ def test_D5_last_two_present_players_just_play():
     assert t.status(5) == "active" and t.owes(5) == (0, 0)
 
 
+def test_D5_heads_up_newcomer_owes_nothing_and_posts_only_the_small_blind():
+    # simple, four seats: seats 4 and 3 play heads-up; a newcomer on seat 1 waits for the
+    # BB, seat 3 steps away. Only seat 4 could be dealt in (H2 gives him the BB): both
+    # play, and the newcomer on the button posts only the SB the heads-up button posts.
+    t = table(4, (4, 3), button=4, rules="simple")
+    t.sit(1)
+    t.away(3)
+    h = t.deal()
+    hand_is(h, 1, 1, 4, {1: (10, 0), 4: (20, 0)}, first=1, dealt=(4, 1))
+    assert t.status(1) == "active" and t.owes(1) == (0, 0)
+
+
+def test_D5_everybody_present_plays_the_button_posts_nothing():
+    # moving, seven seats: heads-up 6 and 1, two newcomers wait for the BB on 5 and 7,
+    # seat 1 leaves. Only seat 6 could be dealt in: all three play, each posting only
+    # the blind of his position.
+    t = table(7, (6, 1), button=6, rules="moving")
+    t.sit(5)
+    t.sit(7)
+    t.leave(1)
+    h = t.deal()
+    hand_is(h, 7, 5, 6, {5: (10, 0), 6: (20, 0)}, first=7, dealt=(5, 6, 7))
+    for s in (5, 6, 7):
+        assert t.status(s) == "active" and t.owes(s) == (0, 0)
+
+
 def test_D5_fewer_than_two_present_players_cannot_deal():
     t = table(6, (1, 2, 3), button=1)
     t.leave(1)
@@ -443,16 +521,82 @@ def test_M1_away_player_misses_the_big_then_the_small_blind():
     assert h.sb == ELLEN and t.owes(DAVID) == (20, 10)
 
 
-def test_M2_one_set_only_replaced_when_the_big_blind_passes_again():
+def test_M1_waiting_player_held_out_misses_the_blinds_that_pass_him():
+    # dead, three seats: seat 3 steps away before the first hand and misses its BB. Back,
+    # he waits on the button seat (D2) and the SB passes him: he owes both blinds, as a
+    # room marks them; the BB then reaches him and clears them (M4).
+    t = table(3, (1, 3, 2))
+    t.away(3)
+    h = t.deal(button=2)
+    hand_is(h, 2, 2, 1, {2: (10, 0), 1: (20, 0)})
+    assert t.owes(3) == (20, 0)
+    t.back(3)
+    h = t.deal()
+    assert 3 not in h.dealt and t.status(3) == "waiting"
+    assert t.owes(3) == (20, 10)
+    h = t.deal()
+    hand_is(h, 1, 2, 3, {2: (10, 0), 3: (20, 0)})
+    assert t.owes(3) == (0, 0)
+
+
+def test_M1_returning_player_waiting_for_the_button_misses_the_small_blind():
+    # Seven seats, seat 5 away: the BB passes him. Back, he is between the button and the
+    # BB and waits (D2) while the SB passes him; then he posts both, in every rule set.
+    for rules in ("dead", "moving", "simple"):
+        t = table(7, (1, 2, 3, 4, 5, 6, 7), button=1, rules=rules)
+        t.away(5)
+        t.deal()
+        t.deal()  # BB 4 -> 6 passes seat 5
+        assert t.owes(5) == (20, 0)
+        t.back(5)
+        h = t.deal()
+        hand_is(h, 4, 6, 7, {6: (10, 0), 7: (20, 0)}, dealt=(6, 7, 1, 2, 3, 4))
+        assert t.owes(5) == (20, 10) and t.choice(5) == "post", rules
+        h = t.deal()
+        hand_is(h, 6, 7, 1, {7: (10, 0), 1: (20, 0), 5: (20, 10)})
+
+
+def test_M2_markers_are_never_taken_away_by_more_orbits():
     t = seed000()
     t.away(DAVID)
     seen = []
     for _ in range(9):
         t.deal()
         seen.append(t.owes(DAVID))
-    # BB: 3, 5 (passes David), 6, 7, 1, 2, 3, 5 (passes again), 6
+    # BB: 3, 5 (passes David), 6 (the SB passes him), 7, 1, 2, 3, 5 (passes again), 6
     assert seen == [(0, 0), (20, 0), (20, 10), (20, 10), (20, 10), (20, 10), (20, 10),
-                    (20, 0), (20, 10)], seen
+                    (20, 10), (20, 10)], seen
+
+
+def test_M2_debt_of_a_player_away_never_shrinks_in_any_rule_set():
+    # Five seats, 10/20, button 1, seat 4 away: the BB passes him on the first deal, the
+    # SB on the second, and both markers stay for as long as he is away.
+    for rules in ("dead", "moving", "simple"):
+        t = table(5, (1, 2, 3, 4, 5), button=1, rules=rules)
+        t.away(4)
+        seen = []
+        for _ in range(6):
+            t.deal()
+            seen.append(t.owes(4))
+        assert seen == [(20, 0)] + [(20, 10)] * 5, (rules, seen)
+
+
+def test_M2_coming_back_after_six_hands_posts_both_missed_blinds():
+    # Back after hand 6, 7 or 8: he posts the same 20 live + 10 dead each time (after
+    # hand 6 he is between the button and the SB and comes in a hand later, D2).
+    for hands in (6, 7, 8):
+        t = table(5, (1, 2, 3, 4, 5), button=1)
+        t.away(4)
+        while t.hands < hands:
+            t.deal()
+        assert t.owes(4) == (20, 10)
+        t.back(4)
+        h = t.deal()
+        if hands == 6:
+            assert 4 not in h.dealt and t.owes(4) == (20, 10), describe(h)
+            h = t.deal()
+        assert h.bb != 4 and h.posts[4] == (20, 10), (hands, describe(h))
+        assert t.owes(4) == (0, 0)
 
 
 def test_M3_returning_player_who_owes_nothing_is_active_at_once():

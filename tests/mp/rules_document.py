@@ -1,0 +1,147 @@
+"""Runs the worked examples of firmware/dealerbutton/RULES.md, on both runtimes.
+
+An example is a fenced block whose info string is ``table``. Its first line sets the
+table up (``dead, 5 seats, 10/20``); every other line is an event, in the words of the
+device's commands, or a question, and the indented lines after it are what it must give:
+
+    sit 1 2 3 4 5           players sit down (``sit 6 post``: a newcomer who posts)
+    away 4 5 / leave 1 2    one or more players step away, or leave
+    back 4 / back 4 wait / choose 4 post / choose 4 wait / undo
+    deal 1                  the first hand, with the seat that won the draw for the button
+    deal                    every later hand: prints the hand
+      hand 2: button 2, SB 3, BB 5; dealt 3 5 1 2; posts 3: 10, 5: 20
+    seat 4                  a seat: its player's status (and choice) and what he owes
+      seat 4: away, owes 20 + 10 dead
+
+``dealt`` lists the seats dealt in clockwise from the one after the button (so the last
+one acts last after the flop); the posts are live chips, then dead ones. A refused event
+prints ``refused: <the message>``. Text after ``#`` on an event line is a comment.
+"""
+
+from dealerbutton.rules import RuleError, Table
+
+
+def is_rule_id(word):
+    """S1, DB4, M3a ...: capitals, then digits, maybe a small letter."""
+    if not 1 < len(word) <= 4 or not word[0].isupper():
+        return False
+    digits = 0
+    for c in word:
+        if c.isdigit():
+            digits += 1
+        elif not c.isalpha():
+            return False
+    return digits > 0
+
+
+def examples(text):
+    """[(rule id, first line number, lines)] for every ``table`` block of a document; the
+    rule id is the last one named before the block (a bullet like ``- M2.``)."""
+    found = []
+    rule = None
+    block = None
+    number = 0
+    start = 0
+    for line in text.split("\n"):
+        number += 1
+        stripped = line.strip()
+        if block is not None:
+            if stripped.startswith("```"):
+                found.append((rule, start, block))
+                block = None
+            else:
+                block.append(line)
+        elif stripped == "```table":
+            block = []
+            start = number + 1
+        elif stripped.startswith("- ") and "." in stripped:
+            word = stripped[2:].split(".")[0]
+            if is_rule_id(word):
+                rule = word
+    return found
+
+
+def amount(live, dead):
+    if live and dead:
+        return "%d + %d dead" % (live, dead)
+    if dead:
+        return "%d dead" % dead
+    return "%d" % live
+
+
+def hand_line(h):
+    posts = []
+    for s in h.dealt:
+        if s in h.posts:
+            posts.append("%d: %s" % (s, amount(h.posts[s][0], h.posts[s][1])))
+    return "hand %d: button %d, %s, BB %d; dealt %s; posts %s" % (
+        h.n, h.button, "no SB" if h.sb is None else "SB %d" % h.sb, h.bb,
+        " ".join([str(s) for s in h.dealt]), ", ".join(posts))
+
+
+def seat_line(t, s):
+    status = t.status(s)
+    if status == "empty":
+        return "seat %d: empty" % s
+    if status == "waiting":
+        status = "waiting (%s)" % t.choice(s)
+    live, dead = t.owes(s)
+    return "seat %d: %s, owes %s" % (s, status, amount(live, dead) if live or dead
+                                     else "nothing")
+
+
+def setup(line):
+    """'dead, 5 seats, 10/20' -> Table."""
+    parts = [p.strip() for p in line.split(",")]
+    if len(parts) != 3 or not parts[1].endswith(" seats"):
+        raise ValueError("first line must read like 'dead, 5 seats, 10/20': %r" % line)
+    small, big = parts[2].split("/")
+    return Table(int(parts[1].split()[0]), parts[0], (int(small), int(big)))
+
+
+def event(t, words):
+    """One event or question; returns what it prints (a list of lines)."""
+    name = words[0]
+    args = words[1:]
+    if name == "seat":
+        return [seat_line(t, int(a)) for a in args]
+    try:
+        if name == "sit":
+            post = args[-1] == "post"
+            for a in args[:len(args) - 1] if post else args:
+                t.sit(int(a), post=post)
+        elif name == "away":
+            for a in args:
+                t.away(int(a))
+        elif name == "back":
+            t.back(int(args[0]), wait=args[1:] == ["wait"])
+        elif name == "leave":
+            for a in args:
+                t.leave(int(a))
+        elif name == "choose":
+            t.choose(int(args[0]), args[1])
+        elif name == "undo":
+            t.undo()
+        elif name == "deal":
+            return [hand_line(t.deal(button=int(args[0])) if args else t.deal())]
+        else:
+            raise ValueError("unknown event %r" % name)
+    except RuleError as e:
+        return ["refused: %s" % e]
+    return []
+
+
+def run(lines):
+    """Replay an example; returns its lines with every indented line recomputed, so the
+    result equals the lines exactly when the example is right."""
+    out = [lines[0]]
+    t = setup(lines[0])
+    for line in lines[1:]:
+        if line.startswith(" "):
+            continue  # an expected answer: recomputed below
+        out.append(line)
+        words = line.split("#")[0].split()
+        if words:
+            for answer in event(t, words):
+                out.append("  " + answer)
+    return out
