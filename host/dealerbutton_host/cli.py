@@ -16,6 +16,7 @@ from .client import Client, DeviceError
 from .deploy import DeployError
 from .device import EmulatorError
 from .view import NoTerminal
+from .web import WebError
 
 RULE_SETS = ("dead", "moving", "simple")
 # What to use instead of the live view when there is no terminal to draw it in.
@@ -89,6 +90,13 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="seconds to wait for a reply (default: %(default)s)")
 
+    c = sub.add_parser("clock", help="the tournament clock full screen, in large digits, for "
+                       "a screen at the table",
+                       description="Show a board's tournament clock (or the emulator's, "
+                       "through its pty) full screen: level, blinds, ante, time left, next "
+                       "level, breaks. Reconnects when the board resets. q quits.")
+    c.add_argument("--port", help="serial port (default: the first USB board)")
+
     s = sub.add_parser("simulate", help="play random sessions through the rules core, "
                        "check every invariant, print a fairness report",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
@@ -103,6 +111,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all",
                    help="rule set to play, or all three one after the other")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
+
+    w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
+                       "(and drives a board over Web Serial)")
+    w.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
+    w.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080)")
+    w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
+                   "do not serve")
 
     sub.add_parser("version", help="print the firmware version")
     return p
@@ -129,11 +144,17 @@ def main(argv: Optional[List[str]] = None) -> int:
                           target=args.target, reset=not args.no_reset, out=_say)
         if args.command == "monitor":
             return monitor(args)
+        if args.command == "clock":
+            from .clockview import main as clock_main
+
+            return clock_main(_monitor_port(args))
         if args.command == "simulate":
             from .simulate import main as simulate_main
 
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
-    except (DeployError, EmulatorError, DeviceError) as e:
+        if args.command == "web":
+            return web(args)
+    except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
     except NoTerminal as e:
@@ -148,6 +169,16 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _say(text: str) -> None:
     print(text, flush=True)
+
+
+def web(args) -> int:
+    from . import web as webmod
+
+    if args.out:
+        n = webmod.build(args.out)
+        print("dealerbutton web: %d files in %s (serve the folder as is)" % (n, args.out))
+        return 0
+    return webmod.serve(args.host, args.port, out=_say)
 
 
 # -- emulate ------------------------------------------------------------------------------

@@ -1,0 +1,167 @@
+// The device's line protocol (PROTOCOL.md) over any byte stream: the emulated board in
+// this page, a board over Web Serial, or (in the tests, under Node) the emulator's pipes.
+// Every command line gets exactly one reply line, in order; lines beginning "* " are
+// events, never replies; anything else (a board at its REPL, a boot banner) is "other".
+
+export function parseReply(line) {
+  const r = { line, ok: false, bad: false, payload: "", code: "", message: "" };
+  if (line === "ok" || line.startsWith("ok ")) {
+    r.ok = true;
+    r.payload = line.slice(3);
+  } else if (line.startsWith("err ")) {
+    const rest = line.slice(4);
+    const sp = rest.indexOf(" ");
+    r.code = sp < 0 ? rest : rest.slice(0, sp);
+    r.message = sp < 0 ? "" : rest.slice(sp + 1);
+  } else {
+    r.bad = true;
+    r.code = "bad";
+    r.message = line;
+  }
+  return r;
+}
+
+export class LineClient {
+  // write(text): sends text to the device. Events go to onEvent(line), other lines to
+  // onOther(line). A reply not come within timeoutMs fails its send().
+  constructor(write, { onEvent = () => {}, onOther = () => {}, timeoutMs = 5000 } = {}) {
+    this.write = write;
+    this.onEvent = onEvent;
+    this.onOther = onOther;
+    this.timeoutMs = timeoutMs;
+    this.pending = [];
+    this.partial = "";
+    this.closed = null;
+  }
+
+  // Text from the device, in chunks of any size: CR, LF and CRLF each end a line.
+  receive(text) {
+    const lines = (this.partial + text).split(/\r\n|\r|\n/);
+    this.partial = lines.pop();
+    for (const line of lines) {
+      if (line !== "") this.line(line);
+    }
+  }
+
+  line(line) {
+    if (line.startsWith("* ")) {
+      this.onEvent(line);
+    } else if ((line === "ok" || line.startsWith("ok ") || line.startsWith("err "))
+               && this.pending.length) {
+      const p = this.pending.shift();
+      clearTimeout(p.timer);
+      p.resolve(parseReply(line));
+    } else {
+      this.onOther(line);
+    }
+  }
+
+  // Send one command line; resolves to its reply (see parseReply), rejects on a timeout
+  // or when the link closes. A command must be one printable line.
+  send(command) {
+    if (this.closed) return Promise.reject(new Error(this.closed));
+    if (/[\r\n]/.test(command)) return Promise.reject(new Error("a command is one line"));
+    return new Promise((resolve, reject) => {
+      const p = { command, resolve, reject, timer: null };
+      p.timer = setTimeout(() => {
+        const i = this.pending.indexOf(p);
+        if (i >= 0) this.pending.splice(i, 1);
+        reject(new Error("no reply to " + command + " within " + this.timeoutMs + " ms"));
+      }, this.timeoutMs);
+      this.pending.push(p);
+      try {
+        this.write(command + "\n");
+      } catch (e) {
+        this.pending.splice(this.pending.indexOf(p), 1);
+        clearTimeout(p.timer);
+        reject(e);
+      }
+    });
+  }
+
+  // A command whose reply must be ok with a JSON payload: the parsed payload.
+  async json(command) {
+    const r = await this.send(command);
+    if (!r.ok) throw new Error(command + ": " + r.line);
+    return JSON.parse(r.payload);
+  }
+
+  close(why = "the device is gone") {
+    this.closed = why;
+    for (const p of this.pending.splice(0)) {
+      clearTimeout(p.timer);
+      p.reject(new Error(why));
+    }
+  }
+}
+
+// -- what the page shows, from the replies (the same words as the terminal view) ----------
+export function parseLeds(payload) {
+  const out = [];
+  for (const word of payload.trim().split(/\s+/)) {
+    if (/^[0-9A-Fa-f]{6}$/.test(word)) out.push(word.toUpperCase());
+  }
+  return out;
+}
+
+export function money(pair) {
+  const [live, dead] = pair;
+  if (live && dead) return `${live}+${dead} dead`;
+  if (dead) return `${dead} dead`;
+  return `${live}`;
+}
+
+export function handLines(hand) {
+  if (!hand) {
+    return ["no hand dealt yet: seat the players, press the next-hand button,",
+            "then the seat that won the draw for the button"];
+  }
+  const dealt = hand.dealt || [];
+  const dead = !dealt.includes(hand.button);
+  const posts = hand.posts || {};
+  const postText = Object.keys(posts).sort((a, b) => a - b)
+    .map((s) => `${s}: ${money(posts[s])}`).join(", ");
+  return [`hand ${hand.n}: D ${hand.button}${dead ? " (dead)" : ""}  SB ${hand.sb ?? "-"}` +
+          `  BB ${hand.bb}  first to act ${hand.first_to_act}`,
+          `dealt ${dealt.join(" ")}`, `posts ${postText || "-"}`];
+}
+
+export function roles(hand, seat) {
+  if (!hand) return "";
+  const out = [];
+  const dealt = hand.dealt || [];
+  if (hand.button === seat) out.push(dealt.includes(seat) ? "D" : "D(dead)");
+  if (hand.sb === seat) out.push("SB");
+  if (hand.bb === seat) out.push("BB");
+  if (hand.first_to_act === seat) out.push("first");
+  const post = (hand.posts || {})[String(seat)];
+  if (post && seat !== hand.sb && seat !== hand.bb) out.push("posts " + money(post));
+  return out.join(" ");
+}
+
+// LED and seat angles in turns from the top, clockwise, seat 1 first, following the
+// firmware's arcs: seat s owns logical LEDs [(s-1)*L/N, s*L/N) (integer division), and
+// logical LED k is strip LED offset + k (ccw: offset - k).
+export function ringPositions(leds, seats, offset = 0, reverse = false) {
+  const step = reverse ? -1 : 1;
+  const ledTurn = new Array(leds).fill(0);
+  for (let k = 0; k < leds; k++) {
+    ledTurn[(((offset + step * k) % leds) + leds) % leds] = (k + 0.5) / leds;
+  }
+  const seatTurn = new Array(seats + 1).fill(0);
+  for (let s = 1; s <= seats; s++) {
+    const a = Math.floor((s - 1) * leds / seats);
+    const b = Math.floor(s * leds / seats);
+    seatTurn[s] = (a + b) / 2 / leds;
+  }
+  return { ledTurn, seatTurn };
+}
+
+// An LED as the eye sees it: the brightness setting undone (a LED at half power still
+// looks bright; a screen pixel at half value looks grey).
+export function shown(hex, brightness) {
+  const v = parseInt(hex, 16);
+  let rgb = [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+  if (brightness > 0) rgb = rgb.map((c) => Math.min(255, Math.floor(c * 255 / brightness)));
+  return "#" + rgb.map((c) => c.toString(16).padStart(2, "0")).join("").toUpperCase();
+}

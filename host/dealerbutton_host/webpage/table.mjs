@@ -1,0 +1,338 @@
+// The page: the ring as it looks, the seats' buttons to press and hold, the hand and the
+// seats, the device's events and replies, the configuration. It drives an EmulatedBoard
+// (the firmware running here) or a SerialBoard (a real board over Web Serial) alike.
+
+import { CONFIG_KEY, EmulatedBoard, FLASH_KEY, SerialBoard, loadRuntime } from "./devices.mjs";
+import { handLines, ringPositions, roles, shown } from "./lineclient.mjs";
+
+const SEAT_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7",
+                    "Digit8", "Digit9", "Digit0", "Minus", "Equal"];
+const STATE_EVERY_MS = 1000;
+const LOG_LINES = 300;
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+let webtable = null; // the runtime's webtable module, once loaded
+let device = null;
+let config = null; // the running configuration (the `config` reply)
+let state = null;
+let hand = null;
+let leds = [];
+let dirty = true; // state and hand must be read again
+let refreshing = false;
+let lastRefresh = 0;
+
+// -- the log ------------------------------------------------------------------------------
+function log(text) {
+  const el = $("log");
+  const t = new Date().toTimeString().slice(0, 8);
+  const lines = (el.textContent ? el.textContent.split("\n") : []);
+  lines.push(t + " " + text);
+  el.textContent = lines.slice(-LOG_LINES).join("\n");
+  el.scrollTop = el.scrollHeight;
+}
+
+const handlers = {
+  onEvent(line) {
+    if (line.startsWith("* hand ")) {
+      try {
+        hand = JSON.parse(line.slice(7));
+        line = "* " + handLines(hand)[0];
+      } catch (e) {
+        // shown as it came
+      }
+    }
+    log(line);
+    dirty = true;
+  },
+  onOther(line) {
+    log("? " + line);
+  },
+  onReply(command, r) {
+    log("> " + command + "\n  " + r.line);
+    dirty = true;
+  },
+};
+
+// -- the ring -----------------------------------------------------------------------------
+function buildRing() {
+  const svg = $("ring");
+  svg.replaceChildren();
+  const n = config.leds;
+  const { ledTurn, seatTurn } = ringPositions(n, config.seats, config.offset,
+                                               config.direction === "ccw");
+  const r = 165;
+  const size = Math.max(4, Math.min(16, Math.PI * r / n * 0.8));
+  const guide = document.createElementNS(SVG, "circle");
+  guide.setAttribute("r", r);
+  guide.setAttribute("fill", "none");
+  guide.setAttribute("stroke", "#26292e");
+  guide.setAttribute("stroke-width", size * 2.6);
+  svg.append(guide);
+  for (let i = 0; i < n; i++) {
+    const a = ledTurn[i] * 2 * Math.PI;
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("class", "led");
+    c.setAttribute("id", "led-" + i);
+    c.setAttribute("cx", (r * Math.sin(a)).toFixed(1));
+    c.setAttribute("cy", (-r * Math.cos(a)).toFixed(1));
+    c.setAttribute("r", size.toFixed(1));
+    c.setAttribute("fill", "#000000");
+    c.dataset.rgb = "000000";
+    svg.append(c);
+  }
+  const box = $("seats");
+  box.replaceChildren();
+  for (let s = 1; s <= config.seats; s++) {
+    const a = seatTurn[s] * 2 * Math.PI;
+    const b = document.createElement("button");
+    b.className = "button seat";
+    b.id = "seat-" + s;
+    b.dataset.button = String(s);
+    b.style.left = (50 + 43 * Math.sin(a)).toFixed(2) + "%";
+    b.style.top = (50 - 43 * Math.cos(a)).toFixed(2) + "%";
+    b.innerHTML = `Seat ${s}<small class="status"></small><small class="roles"></small>`;
+    box.append(b);
+    wireButton(b, s);
+  }
+  leds = [];
+}
+
+function drawRing(frame) {
+  const brightness = config ? config.brightness : 255;
+  for (let i = 0; i < frame.length; i++) {
+    if (frame[i] === leds[i]) continue;
+    const c = $("led-" + i);
+    if (!c) continue;
+    c.dataset.rgb = frame[i];
+    c.setAttribute("fill", shown(frame[i], brightness));
+  }
+  leds = frame;
+}
+
+// -- the table ----------------------------------------------------------------------------
+function drawTable() {
+  $("hand").textContent = handLines(hand).join("\n");
+  const body = $("seat-table").tBodies[0];
+  body.replaceChildren();
+  for (const row of (state ? state.seats : [])) {
+    const tr = document.createElement("tr");
+    const owes = row.owes[0] || row.owes[1] ? row.owes.join("+") : "";
+    const status = row.status + (row.choice ? " (" + row.choice + ")" : "");
+    for (const text of [row.seat, status, owes, roles(hand, row.seat)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    tr.id = "row-" + row.seat;
+    body.append(tr);
+    const b = $("seat-" + row.seat);
+    if (b) {
+      b.className = "button seat seat-" + row.status + (b.classList.contains("down") ? " down" : "");
+      b.querySelector(".status").textContent = status;
+      b.querySelector(".roles").textContent = roles(hand, row.seat);
+    }
+  }
+}
+
+async function refresh() {
+  refreshing = true;
+  dirty = false;
+  lastRefresh = performance.now();
+  try {
+    state = await device.client.json("state");
+    const r = await device.client.send("hand");
+    if (r.ok) hand = JSON.parse(r.payload);
+    else if (r.code === "nohand") hand = null;
+    drawTable();
+  } catch (e) {
+    // a refused config (every command answered err config) or a lost board: said in the log
+  }
+  refreshing = false;
+}
+
+function loop() {
+  if (device && device.client && !device.client.closed) {
+    const frame = device.frame();
+    if (frame && config) {
+      if (frame.length !== config.leds) {
+        config.leds = frame.length;
+        buildRing();
+      }
+      drawRing(frame);
+    }
+    const late = device.kind === "serial" && performance.now() - lastRefresh > STATE_EVERY_MS;
+    if ((dirty || late) && !refreshing && config) refresh();
+  }
+  requestAnimationFrame(loop);
+}
+
+// -- buttons ------------------------------------------------------------------------------
+function wireButton(el, i) {
+  el.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || !device) return;
+    el.setPointerCapture(e.pointerId);
+    el.classList.add("down");
+    device.buttonDown(i);
+  });
+  const up = () => {
+    if (!el.classList.contains("down")) return;
+    el.classList.remove("down");
+    if (device) device.buttonUp(i);
+  };
+  el.addEventListener("pointerup", up);
+  el.addEventListener("pointercancel", up);
+  el.addEventListener("lostpointercapture", up);
+  el.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+
+function keyButton(e) {
+  if (e.code === "Space" || e.code === "KeyN") return { i: 0, long: false };
+  if (e.code === "KeyU") return { i: 0, long: true };
+  const k = SEAT_CODES.indexOf(e.code);
+  if (k >= 0 && config && k < config.seats) return { i: k + 1, long: e.shiftKey };
+  return null;
+}
+
+function typing(e) {
+  const t = e.target;
+  return t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA");
+}
+
+document.addEventListener("keydown", (e) => {
+  if (typing(e) || e.ctrlKey || e.metaKey || e.altKey || !device) return;
+  const k = keyButton(e);
+  if (!k) return;
+  e.preventDefault();
+  if (e.repeat) return;
+  if (k.long) device.longPress(k.i);
+  else device.buttonDown(k.i);
+});
+
+document.addEventListener("keyup", (e) => {
+  if (typing(e) || !device) return;
+  const k = keyButton(e);
+  if (k && !k.long) device.buttonUp(k.i);
+});
+
+// -- starting, switching, configuring -----------------------------------------------------
+async function startDevice(d) {
+  device = d;
+  config = null;
+  state = null;
+  hand = null;
+  $("mode").textContent = d.describe();
+  const emulated = d.kind === "emulated";
+  $("connect").hidden = !emulated || !SerialBoard.available();
+  $("emulate").hidden = emulated;
+  for (const id of ["power", "forget", "apply", "defaults"]) $(id).disabled = !emulated;
+  $("config").readOnly = !emulated;
+  $("config-note").textContent = emulated
+    ? "Edit and apply: the firmware's own checks decide, then the board powers up with it."
+    : "The board's config.json (change it with dealerbutton deploy --config FILE).";
+  try {
+    config = await d.client.json("config");
+  } catch (e) {
+    // refused config: the board answers err config; draw the default ring size
+    config = { seats: 9, leds: 24, offset: 0, direction: "cw", brightness: 128 };
+  }
+  const stored = emulated ? d.configText() : "";
+  $("config").value = stored || configText(config);
+  buildRing();
+  dirty = true;
+  document.body.dataset.ready = d.kind;
+  if (!document.body.dataset.startMs) {
+    document.body.dataset.startMs = String(Math.round(performance.now()));
+  }
+}
+
+// One field a line, each value on one line: as the shipped config.json is written.
+function compact(v) {
+  if (Array.isArray(v)) return "[" + v.map(compact).join(", ") + "]";
+  if (v && typeof v === "object") {
+    return "{" + Object.keys(v).map((k) => JSON.stringify(k) + ": " + compact(v[k])).join(", ") + "}";
+  }
+  return JSON.stringify(v);
+}
+
+function configText(cfg) {
+  const lines = Object.keys(cfg).map((k) => "  " + JSON.stringify(k) + ": " + compact(cfg[k]));
+  return "{\n" + lines.join(",\n") + "\n}\n";
+}
+
+function powerCycle() {
+  log("power cycle");
+  document.body.dataset.ready = "";
+  device.start();
+  startDevice(device);
+}
+
+$("power").addEventListener("click", powerCycle);
+$("forget").addEventListener("click", () => {
+  if (!confirm("Forget the saved table? The board starts a new one.")) return;
+  localStorage.removeItem(FLASH_KEY);
+  powerCycle();
+});
+$("apply").addEventListener("click", () => {
+  const text = $("config").value;
+  const why = device.checkConfig(text);
+  $("config-error").textContent = why;
+  if (why) return;
+  localStorage.setItem(CONFIG_KEY, text);
+  powerCycle();
+});
+$("defaults").addEventListener("click", () => {
+  localStorage.removeItem(CONFIG_KEY);
+  $("config-error").textContent = "";
+  powerCycle();
+});
+$("command-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const line = $("command").value.trim();
+  $("command").value = "";
+  if (!device || !device.client) return;
+  device.client.send(line).then((r) => handlers.onReply(line, r),
+                                (err) => log("> " + line + "\n  " + err.message));
+});
+
+wireButton($("next"), 0);
+
+let emulated = null;
+$("connect").addEventListener("click", async () => {
+  let port;
+  try {
+    port = await navigator.serial.requestPort();
+  } catch (e) {
+    return; // nothing chosen
+  }
+  const serial = new SerialBoard(handlers, (why) => {
+    log(why);
+    emulated.start();
+    startDevice(emulated);
+  });
+  emulated.stop();
+  try {
+    await serial.open(port);
+  } catch (e) {
+    log("cannot use that port: " + e.message);
+    await serial.close("not connected");
+    return;
+  }
+  startDevice(serial);
+});
+$("emulate").addEventListener("click", () => device.close("disconnected"));
+
+async function main() {
+  try {
+    webtable = await loadRuntime();
+  } catch (e) {
+    $("mode").textContent = "The board could not start: " + e.message;
+    throw e;
+  }
+  emulated = new EmulatedBoard(webtable, localStorage, handlers);
+  emulated.start();
+  await startDevice(emulated);
+  requestAnimationFrame(loop);
+}
+
+main();

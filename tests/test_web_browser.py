@@ -1,0 +1,323 @@
+"""The page in a real browser (Debian's chromium, driven by Playwright): the firmware runs
+in MicroPython's WebAssembly port; the test clicks and types like a player and compares
+the ring the page draws with the firmware's own frame, computed here on CPython."""
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from dealerbutton import config as fwconfig
+from dealerbutton.app import App
+from dealerbutton.capture import CaptureStrip
+from dealerbutton_host import web
+from dealerbutton_host.view import shown
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+CLICK_MS = 150  # held at least this long: the buttons debounce for 50 ms
+
+
+def _missing(why):
+    # CI installs chromium and the runtime (.ci/run): there, a missing one is a failure.
+    if os.environ.get("CI"):
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        _missing("Debian's chromium is not installed (apt-get install chromium)")
+    if not (web.runtime_dir() / "micropython.wasm").is_file():
+        _missing("MicroPython's WebAssembly runtime is missing: run `npm ci`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def url():
+    server = web.make_server("127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield "http://127.0.0.1:%d/" % server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def page(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url)
+    pg.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    yield pg
+    context.close()
+    assert errors == []
+
+
+def log(page):
+    return page.inner_text("#log")
+
+
+def wait_log(page, text, timeout=10.0):
+    end = time.monotonic() + timeout
+    while text not in log(page):
+        assert time.monotonic() < end, "%r not in the log:\n%s" % (text, log(page))
+        page.wait_for_timeout(50)
+
+
+def seat_rows(page):
+    return [row.split("\t") for row in page.inner_text("#seat-table tbody").splitlines()]
+
+
+def drawn(page):
+    """The ring as drawn: (the frame's colour, the fill shown) per LED."""
+    return page.eval_on_selector_all(
+        ".led", "els => els.map(e => [e.dataset.rgb, e.getAttribute('fill')])")
+
+
+class Pin:
+    down = False
+
+    def value(self):
+        return 0 if self.down else 1
+
+
+def firmware_frames(presses, seats=9, leds=24):
+    """The firmware's frames on CPython after these presses, sampled over 4 s: a list of
+    frames, each a list of "RRGGBB"."""
+    cfg, errors = fwconfig.validate({"seats": seats, "leds": leds})
+    assert errors == []
+    strip = CaptureStrip(leds)
+    pins = [Pin() for _ in range(seats + 1)]
+    app = App(cfg, strip, pins, lambda line: None, now_ms=0)
+    t = 0
+    for i in presses:
+        for down in (True, False):
+            pins[i].down = down
+            for _ in range(40):
+                t += 5
+                app.tick(t)
+    frames = []
+    for _ in range(120):
+        t += 37
+        app.tick(t)
+        frames.append(["%02X%02X%02X" % tuple(strip.frame[3 * j:3 * j + 3])
+                       for j in range(leds)])
+    return frames
+
+
+def steady(frames):
+    """LED index -> colour for the LEDs that do not change (the first to act breathes)."""
+    return {j: frames[0][j] for j in range(len(frames[0]))
+            if all(f[j] == frames[0][j] for f in frames)}
+
+
+def check_ring(page, expected):
+    page.wait_for_timeout(600)  # the flash of the last press is over (events still served)
+    ring = drawn(page)
+    assert len(ring) == len(expected[0])
+    fixed = steady(expected)
+    lit = [j for j in fixed if fixed[j] != "000000"]
+    assert len(lit) >= 6, "too few steady lit LEDs to compare"
+    for j, colour in fixed.items():
+        assert ring[j][0] == colour, "LED %d: drawn %s, the firmware's %s" % (j, ring[j][0],
+                                                                            colour)
+    for rgb, fill in ring:
+        v = int(rgb, 16)
+        assert fill == "#%02X%02X%02X" % shown((v >> 16, v >> 8 & 255, v & 255), 128)
+
+
+def test_seat_four_deal_and_reload(page):
+    assert "Emulated board" in page.inner_text("#mode")
+    wait_log(page, "* info no saved state: clean start")
+    assert len(drawn(page)) == 24
+    for s in (1, 2, 3, 4):
+        page.click("#seat-%d" % s, delay=CLICK_MS)
+        wait_log(page, "* seat %d active" % s)
+    page.click("#next", delay=CLICK_MS)   # the draw for the button: a chase
+    page.click("#seat-3", delay=CLICK_MS)  # seat 3 won it: the first hand is dealt
+    wait_log(page, "* hand 1: D 3  SB 4  BB 1  first to act 2")
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('hand 1')")
+    hand = page.inner_text("#hand")
+    assert hand.splitlines() == ["hand 1: D 3  SB 4  BB 1  first to act 2", "dealt 4 1 2 3",
+                                 "posts 1: 20, 4: 10"]
+    rows = seat_rows(page)
+    assert [r[:2] for r in rows[:5]] == [["1", "active"], ["2", "active"], ["3", "active"],
+                                         ["4", "active"], ["5", "empty"]]
+    assert page.inner_text("#seat-3 .roles") == "D"
+    expected = firmware_frames([1, 2, 3, 4, 0, 3])
+    check_ring(page, expected)
+
+    page.reload()   # a power cycle: the table comes back from the browser's storage
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    wait_log(page, "* info state restored")
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('hand 1')")
+    assert page.inner_text("#hand") == hand
+    assert seat_rows(page) == rows
+    check_ring(page, expected)
+
+
+def test_keys_and_commands(page):
+    page.keyboard.down("Digit2")
+    time.sleep(CLICK_MS / 1000)
+    page.keyboard.up("Digit2")
+    wait_log(page, "* seat 2 active")
+    page.keyboard.press("Shift+Digit2")  # a long press: the player busts out
+    wait_log(page, "* seat 2 empty")
+    page.fill("#command", "sit 5")
+    page.press("#command", "Enter")
+    wait_log(page, "> sit 5\n  ok")
+    page.fill("#command", "leave 6")
+    page.press("#command", "Enter")
+    wait_log(page, "> leave 6\n  err rule seat 6 is empty: nobody to leave")
+    page.wait_for_function("document.getElementById('row-5').textContent.includes('active')")
+
+
+def test_config_checked_by_the_firmware_and_kept(page):
+    page.fill("#config", '{"seats": 13, "leds": 30}')
+    page.click("#apply")
+    assert page.inner_text("#config-error") == ("config.json rejected (1 problem): seats: 13 "
+                                                "is out of range 2..12")
+    assert page.input_value("#config") == '{"seats": 13, "leds": 30}'  # nothing lost
+    assert page.locator(".seat").count() == 9
+    page.fill("#config", '{"seats": 6, "leds": 30, "brightness": 255}')
+    page.click("#apply")
+    page.wait_for_function("document.querySelectorAll('.led').length === 30")
+    assert page.locator(".seat").count() == 6
+    assert page.inner_text("#config-error") == ""
+    page.click("#seat-6", delay=CLICK_MS)
+    wait_log(page, "* seat 6 active")
+    page.reload()
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    page.wait_for_function("document.querySelectorAll('.led').length === 30")
+    assert page.locator(".seat").count() == 6
+    assert page.input_value("#config") == '{"seats": 6, "leds": 30, "brightness": 255}'
+    page.wait_for_function("document.getElementById('row-6')?.textContent.includes('active')")
+    page.click("#defaults")
+    page.wait_for_function("document.querySelectorAll('.led').length === 24")
+    wait_log(page, "has 6 seats, config.json 9: clean start")
+
+
+# -- Web Serial, with the emulator behind it --------------------------------------------
+# Chromium's Web Serial cannot open a pseudo-terminal, so navigator.serial is replaced by
+# a port whose streams are the emulator's pipes (through two functions the test exposes);
+# everything above it, the page's SerialBoard, its client and its views, is the page's.
+FAKE_SERIAL = """
+(() => {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const port = {
+    async open(options) {
+      window.__serialOptions = options;
+      this.readable = new ReadableStream({
+        async pull(ctrl) {
+          for (;;) {
+            const text = await window.__serialRead();
+            if (text === null) { ctrl.close(); return; }
+            if (text) { ctrl.enqueue(new TextEncoder().encode(text)); return; }
+            await sleep(15);
+          }
+        },
+      });
+      this.writable = new WritableStream({
+        write(chunk) { return window.__serialWrite(new TextDecoder().decode(chunk)); },
+      });
+    },
+    async close() {},
+  };
+  Object.defineProperty(Navigator.prototype, "serial", {
+    get: () => ({ requestPort: async () => port }),
+  });
+})();
+"""
+
+
+@pytest.fixture
+def emulator(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[2] / "firmware"))
+    proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
+                             str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=env)
+    chunks = queue.Queue()
+
+    def pump():
+        assert proc.stdout is not None
+        while True:
+            data = proc.stdout.read1(4096)
+            if not data:
+                chunks.put(None)
+                return
+            chunks.put(data)
+
+    threading.Thread(target=pump, daemon=True).start()
+    yield proc, chunks
+    if proc.stdin:
+        proc.stdin.close()
+    proc.wait(10)
+
+
+def test_web_serial_drives_a_board(browser, url, emulator):
+    proc, chunks = emulator
+    sent = []
+
+    def write(text):
+        sent.append(text)
+        proc.stdin.write(text.encode())
+        proc.stdin.flush()
+
+    def read():
+        out = b""
+        while not chunks.empty():
+            data = chunks.get()
+            if data is None:
+                return None
+            out += data
+        return out.decode()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(FAKE_SERIAL)
+    context.expose_function("__serialWrite", write)
+    context.expose_function("__serialRead", read)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    page.click("#connect")
+    page.wait_for_selector("body[data-ready=serial]", timeout=10000)
+    assert page.evaluate("window.__serialOptions.baudRate") == 115200
+    assert page.inner_text("#mode").startswith("Board on USB")
+    assert page.is_disabled("#apply") and page.is_hidden("#connect")
+    for s in (1, 2, 3):
+        page.click("#seat-%d" % s, delay=CLICK_MS)
+    page.wait_for_function("document.getElementById('log').textContent.includes('* seat 3 active')")
+    page.fill("#command", "deal 1")
+    page.press("#command", "Enter")
+    page.wait_for_function("document.getElementById('hand').textContent.startsWith('hand 1: D 1')")
+    assert [r[:2] for r in seat_rows(page)[:4]] == [["1", "active"], ["2", "active"],
+                                                    ["3", "active"], ["4", "empty"]]
+    check_ring(page, firmware_frames([1, 2, 3, 0, 1]))   # the ring from the board's leds
+    box = page.locator("#seat-2").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(1200)
+    page.mouse.up()    # held over a second: hold 2, the player busts out
+    page.wait_for_function("document.getElementById('log').textContent.includes('* seat 2 empty')")
+    assert "press 1\n" in sent and "deal 1\n" in sent and "hold 2\n" in sent
+    assert "leds\n" in sent and "state\n" in sent
+    page.click("#emulate")
+    page.wait_for_selector("body[data-ready=emulated]", timeout=10000)
+    assert "Emulated board" in page.inner_text("#mode")
+    context.close()
+    assert errors == []
