@@ -581,6 +581,16 @@ def test_ctrl_c_stops_the_loop_and_the_watchdog(tmp_path, power, capsys, monkeyp
     assert rig.watchdog.mode is None and rig.resets == 0
 
 
+def test_repl_command_leaves_the_line_to_the_repl(tmp_path, power, capsys):
+    rig, board_cp = power(readonly=False)
+    rig.send("ping\nrepl\nping\n")
+    board_cp.run(loops=50)
+    out = out_lines(capsys)
+    assert out[-3:] == ["ok pong", "ok repl", "dealerbutton: the REPL is free (repl command)"], out
+    assert rig.watchdog.mode is None and rig.resets == 0
+    assert bytes(rig.serial) == b"ping\n"      # left for the REPL
+
+
 def test_a_board_without_a_watchdog_still_plays(tmp_path, power, capsys):
     rig, board_cp = power(readonly=False, has_watchdog=False)
     rig.send("sit 1\n")

@@ -8,6 +8,7 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from mpy import FIRMWARE, ROOT, micropython_exe
@@ -114,6 +115,28 @@ def test_bad_arguments_and_bad_config_are_refused(runtime, tmp_path):
     assert p.returncode == 2 and "malformed JSON" in p.stderr
 
 
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_refused_config_runs_the_refused_mode_as_the_board_does(runtime, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seats": 9, "pins": {"led": 2}}')
+    p = run(runtime, ["ping", "version", "state", "sit 1", "repl"], "--config", bad, "--state",
+            tmp_path / "st")
+    message = ("%s rejected (1 problem): pins.seats[0]: GPIO 2 is already used by pins.led"
+               % bad)
+    assert p.stderr == "dealerbutton emulate: %s\n" % message
+    assert p.stdout.splitlines() == ["* error " + message, "ok pong", "ok 0.1.0",
+                                     "err config " + message, "err config " + message,
+                                     "ok repl"]
+    assert p.returncode == 2          # it ran, refusing: the status says so
+    assert not (tmp_path / "st" / "state.json").exists()
+    # a ring it cannot draw: the refused mode all the same, without the error pattern
+    p = run(runtime, ["ping", "leds"], "--seats", "4", "--leds", "3", "--state", tmp_path / "st")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stdout.splitlines()[1:] == ["ok pong", "err config configuration rejected (1 "
+                                         "problem): leds: 3 LEDs for 4 seats: the ring needs "
+                                         "at least one LED per seat"], p.stdout
+
+
 class PtyDevice:
     """The emulator on a pseudo-terminal, as the host connects it."""
 
@@ -173,12 +196,16 @@ def test_on_a_pseudo_terminal_no_echo_and_the_ring_keeps_running(runtime, tmp_pa
         time.sleep(0.3)                                 # the draw chase moves on its own
         second = dev.reply("leds")
         assert first != second
-        # a command typed in pieces, with a bare \r inside: one reply each
+        # a command typed in pieces: one reply
         dev.send(b"pi")
         time.sleep(0.05)
         dev.send(b"ng\n")
         assert dev.line() == "ok pong"
-        assert dev.reply("pi\rng").startswith("err usage non-printable byte 0x0d")
+        # a bare \r ends a line (a serial terminal's Enter): "pi" and "ng" are two lines
+        assert dev.reply("pi\rng").startswith("err unknown command pi ")
+        assert dev.line().startswith("err unknown command ng ")
+        dev.send(b"ping\r")                            # CR alone: answered at once
+        assert dev.line() == "ok pong"
         assert dev.reply("press 4") == "ok button"
     finally:
         rc = dev.close()
@@ -190,3 +217,31 @@ def test_emulator_module_runs_without_the_host_package():
     """unix.py and everything it imports lives in firmware/ (it runs under micropython)."""
     src = (ROOT / "firmware" / "dealerbutton" / "unix.py").read_text()
     assert "dealerbutton_host" not in src and "argparse" not in src
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_bench_port_prints_what_the_device_reports(runtime, tmp_path):
+    """`dealerbutton bench --port` on the emulator's pty: the figures of its `stats`."""
+    from test_host_client import PtyEmulator
+
+    args = ("--micropython",) if runtime == "micropython" else ()
+    emu = PtyEmulator("--state", str(tmp_path / "st"), *args)
+    try:
+        time.sleep(0.5)                   # some frames go by
+        proc = subprocess.run([str(Path(sys.executable).parent / "dealerbutton"), "bench",
+                               "--port", emu.path], capture_output=True, text=True, timeout=60)
+    finally:
+        emu.stop()
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0] == ("dealerbutton bench: what the device on %s reports (stats; medians are "
+                      "good to about 19%%)" % emu.path), out
+    labels = [line[2:36].strip() for line in out[1:]]
+    assert labels == ["uptime", "heap", "frame (a loop turn that drew one)",
+                      "loop turn (without its pause)", "collector, between frames", "saves"]
+    frames = out[3]
+    assert "median" in frames and " frames" in frames, frames
+    if runtime == "micropython":
+        assert "KB in use" in out[2], out
+    else:
+        assert "n/a (CPython)" in out[2], out

@@ -275,11 +275,12 @@ def test_emulator_that_cannot_start_is_reported_cleanly(tmp_path):
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, bufsize=0)
     client = Client.process(proc, timeout=5.0)
-    with pytest.raises(DeviceClosed) as exc:
-        client.sync()
-    assert "exited with status 2" in str(exc.value)
-    assert "seats" in str(exc.value)
-    proc.wait(5)
+    client.sync()               # it runs, refusing, as the board does
+    with pytest.raises(CommandError) as exc:
+        client.call("state")
+    assert exc.value.code == "config" and "seats: 40 is out of range" in str(exc.value)
+    client.close()
+    assert proc.wait(5) == 2
 
 
 def test_default_state_folder_is_per_user_and_created(tmp_path):

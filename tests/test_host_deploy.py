@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from dealerbutton_host import cli, deploy
-from mpy import FIRMWARE, micropython_exe
+from mpy import FAKES, FIRMWARE, micropython_exe
 
 BIN = Path(sys.executable).parent
 MODULES = sorted(p.stem for p in (FIRMWARE / "dealerbutton").glob("*.py")
@@ -20,22 +20,26 @@ MODULES = sorted(p.stem for p in (FIRMWARE / "dealerbutton").glob("*.py")
 
 
 class MicroPythonBoard:
-    """The micropython REPL on the master side of a pty; `port` is the slave side."""
+    """The micropython REPL on the master side of a pty; `port` is the slave side. With
+    args, micropython runs them first (and its REPL after them with -i) and `ready` is what
+    it prints once it is listening."""
 
-    def __init__(self, cwd):
+    def __init__(self, cwd, args=(), ready=b">>> ", env=None):
         master, slave = pty.openpty()
         tty.setraw(slave)
         self.port = os.ttyname(slave)
-        self.proc = subprocess.Popen([micropython_exe()], stdin=master, stdout=master,
-                                     stderr=master, cwd=str(cwd), start_new_session=True)
+        self.proc = subprocess.Popen([micropython_exe(), *args], stdin=master, stdout=master,
+                                     stderr=master, cwd=str(cwd), start_new_session=True,
+                                     env=env)
         os.close(master)
         # micropython flushes pending input when it sets up its terminal: wait for >>>
         seen = b""
         deadline = time.monotonic() + 10
-        while b">>> " not in seen and time.monotonic() < deadline:
+        while ready not in seen and time.monotonic() < deadline:
             if select.select([slave], [], [], 0.1)[0]:
                 seen += os.read(slave, 4096)
-        assert b">>> " in seen, seen
+        assert ready in seen, seen
+        self.seen = seen
         self._slave = slave
 
     def close(self):
@@ -123,6 +127,34 @@ def test_deploy_copies_only_what_changed_and_the_files_import(board, tmp_path):
     proc = import_check(target)
     assert proc.returncode == 0, proc.stderr
     board.proc.wait(5)  # a soft reset ends the unix port, as a reset ends a board's session
+
+
+APP = """
+from dealerbutton import board
+board.CONFIG_PATH = %r
+board.STATE_DIR = %r
+board.run()
+"""
+
+
+def test_deploy_asks_the_running_app_for_the_repl(tmp_path):
+    """The app runs on the unix port's pty (fake pins): deploy's `repl` makes it leave the
+    line to the REPL (micropython -i), and mpremote copies the files."""
+    (tmp_path / "config.json").write_text('{"seats": 4}')
+    env = dict(os.environ, MICROPYPATH=":".join([str(FIRMWARE), str(FAKES)]))
+    app = MicroPythonBoard(tmp_path, ["-i", "-c", APP % (str(tmp_path / "config.json"),
+                                                         str(tmp_path))],
+                           ready=b"* info no saved state: clean start", env=env)
+    try:
+        target = tmp_path / "flash"
+        rc, out, err = run_deploy("--port", app.port, "--target", str(target), "--no-reset")
+        assert rc == 0, out + err
+        assert "the app on %s left the serial line to the REPL (repl command)" % app.port in out
+        assert "connected to MicroPython on %s" % app.port in out
+        assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 2) in out
+        assert (target / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
+    finally:
+        app.close()
 
 
 def test_invalid_config_is_refused_before_touching_the_board(tmp_path):

@@ -66,10 +66,10 @@ def test_fuzz_the_emulated_board_through_a_pipe(runtime, campaign, tmp_path):
     seats = 6
     items = []
     while len(items) < SIZES[campaign]["emu"]:
-        for body, kind in reliab_fuzz.next_lines(rand, seats):
-            items.append((body, kind))
-            items.append((b"state", "state"))
-    data = b"".join(body + b"\n" for body, _ in items)
+        for body, kind, end in reliab_fuzz.next_lines(rand, seats):
+            items.append((body, kind, end))
+            items.append((b"state", "state", b"\n"))
+    data = b"".join(body + end for body, _, end in items)
     cmd, env = emulator(runtime, tmp_path / "table", seats)
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
@@ -104,7 +104,7 @@ def test_fuzz_the_emulated_board_through_a_pipe(runtime, campaign, tmp_path):
     state = None
     changed = 0
     last_body, last_kind, last_reply = b"", "", ""
-    for (body, kind), reply in zip(items, replies, strict=True):
+    for (body, kind, _), reply in zip(items, replies, strict=True):
         assert not reply.startswith("err internal"), (body, reply)
         if kind == "state":
             assert reply.startswith("ok {"), reply

@@ -22,10 +22,14 @@ released, and never acts.
 from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
-from dealerbutton.rules import Table
+from dealerbutton.rules import UNDO_DEPTH, Table
+from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_diff
 
 _HEX = b"0123456789ABCDEF"
+# The table events the undo history names (`* undo ...`), and their options.
+EVENTS = ("sit", "away", "back", "choose", "leave", "deal")
+OPTIONS = (None, "post", "wait")
 
 
 def _default_rng(n):
@@ -41,6 +45,7 @@ def make_ring(cfg):
 
 class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
+    repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
 
     def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0):
         """cfg: a validated config; pins[0] the next-hand button, pins[s] seat s (value() == 0
@@ -54,12 +59,18 @@ class App:
         self.store = store
         self.rng = rng or _default_rng
         self.now = now_ms
+        self.stats = Stats()
         seats = cfg["seats"]
         if len(pins) < seats + 1:
             raise ValueError("pins: %d given for %d seats and the next-hand button"
                              % (len(pins), seats))
         self.ring = make_ring(cfg)
         self.buttons = [Button() for _ in range(seats + 1)]
+        # What each undoable event was, newest last (event, seat, option: indexes into
+        # EVENTS and OPTIONS), as deep as the table's own undo history.
+        self.history = bytearray(3 * UNDO_DEPTH)
+        self.history_len = 0
+        self.history_top = 0
         # Bit i set once button i's hold has reached a long press (flashed "let go" once).
         self.long_shown = 0
         for i in range(seats + 1):
@@ -117,6 +128,7 @@ class App:
             return
         try:
             self.store.save(self.table.to_dict())
+            self.stats.saves += 1
         except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
             self.write("* error save failed: %s" % exc)
 
@@ -144,6 +156,13 @@ class App:
             out[j + 1] = _HEX[b[i] & 15]
             j += 2
         return str(out, "ascii")
+
+    def hand_over(self):
+        """The `repl` command: the board's loop ends after this reply and leaves the serial
+        line to the REPL (Ctrl-C on again, watchdog off)."""
+        self.repl_requested = True
+        self.protocol.paused = True
+        return "ok repl"
 
     def config_json(self):
         return config.to_json(self.cfg)
@@ -181,12 +200,42 @@ class App:
                 raise ValueError("no such event: %s" % cmd)
         except ValueError as exc:
             return "err rule %s" % exc
+        if cmd == "undo":
+            self.write("* undo " + self.undone())
+        else:
+            self.remember(cmd, seat, option)
         self.changed(cmd == "deal")
         if defer_save:
             self.save_due = True
         else:
             self.save()
         return None
+
+    def remember(self, cmd, seat, option):
+        """An accepted event goes on the undo history (no allocation: three bytes)."""
+        h = self.history
+        i = self.history_top * 3
+        h[i] = EVENTS.index(cmd)
+        h[i + 1] = seat or 0
+        h[i + 2] = OPTIONS.index(option) if option in OPTIONS else 0
+        self.history_top = (self.history_top + 1) % UNDO_DEPTH
+        if self.history_len < UNDO_DEPTH:
+            self.history_len += 1
+
+    def undone(self):
+        """The event the table has just undone, in words ("sit 3", "deal (hand 4)"); taken
+        off the history."""
+        if not self.history_len:
+            return "an event from before the last start"   # not kept across a power cut
+        self.history_len -= 1
+        self.history_top = (self.history_top - 1) % UNDO_DEPTH
+        i = self.history_top * 3
+        cmd = EVENTS[self.history[i]]
+        seat = self.history[i + 1]
+        option = OPTIONS[self.history[i + 2]]
+        if cmd == "deal":
+            return "deal%s (hand %d)" % (" %d" % seat if seat else "", self.table.hands + 1)
+        return "%s %d%s" % (cmd, seat, " " + option if option else "")
 
     def changed(self, dealt):
         t = self.table
@@ -255,11 +304,11 @@ class App:
         status = t.status(seat)
         if long:
             if status == "empty":
-                return "err seat seat %d is empty: nobody to leave" % seat
+                return "err rule seat %d is empty: nobody to leave" % seat
             return self.act("leave", "leave", seat, defer_save)
         if self.ring.mode == ringmod.DRAW:
             if status == "empty" or status == "away":
-                return "err seat seat %d is %s: the button goes to a seated player" % (seat, status)
+                return "err rule seat %d is %s: the button goes to a seated player" % (seat, status)
             return self.act("button", "deal", seat, defer_save)
         if status == "empty":
             return self.act("sit", "sit", seat, defer_save)
@@ -321,19 +370,38 @@ class App:
                        % ("next-hand" if i == 0 else "seat %d" % i))
 
 
+def start_refused(cfg, errors, make_strip, write, now_ms=0):
+    """The refused-config mode as a board starts it: the error pattern on the ring when the
+    strip can still be made (not when its pin or LED count is what was refused)."""
+    strip = None
+    if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
+        try:
+            strip = make_strip(cfg)
+        except Exception:  # noqa: BLE001 - the message must still go out
+            strip = None
+    return Rejected(cfg, errors, strip, write, now_ms)
+
+
 class Rejected:
     """What runs instead of the table when config.json was refused: the ring shows the
     error pattern (if there is a strip), every command is answered `err config ...`
-    (ping and version still work), nothing else happens."""
+    (ping, version and repl still work), nothing else happens."""
 
-    def __init__(self, cfg, errors, strip, write, now_ms=0):
-        self.message = config.message(errors)
+    repl_requested = False
+
+    def __init__(self, cfg, errors, strip, write, now_ms=0, name="config.json"):
+        self.message = config.message(errors, name)
+        self.stats = Stats()
+        self.last_frame = now_ms
         self.strip = strip
         self.write = write
         self.ring = None
         if strip is not None:
-            self.ring = make_ring(cfg)
-            self.ring.mode = ringmod.ERROR
+            try:
+                self.ring = make_ring(cfg)
+                self.ring.mode = ringmod.ERROR
+            except ValueError:      # a ring it cannot draw (too few LEDs): the message says
+                self.ring = None
         self.protocol = protocol.Protocol(self.command, write)
         write("* error " + self.message)
         self.tick(now_ms)
@@ -349,9 +417,14 @@ class Rejected:
             return "ok pong"
         if words == ["version"]:
             return "ok " + VERSION
+        if words == ["repl"]:
+            self.repl_requested = True
+            self.protocol.paused = True
+            return "ok repl"
         return "err config " + self.message
 
     def tick(self, now_ms):
         if self.ring is not None:
             self.ring.render(now_ms)
             self.strip.show(self.ring.buf)
+            self.last_frame = now_ms

@@ -1,9 +1,10 @@
 """The real board (Raspberry Pi Pico, MicroPython): pins, NeoPixel ring, watchdog, USB serial.
 
 The only module that imports machine and neopixel. run() loads /config.json (safe boot,
-the refused-config mode and the watchdog start here too), then runs the App forever: polls stdin without blocking, ticks the app, feeds the watchdog. Ctrl-C stops
-it and leaves the REPL free (the watchdog is switched off first); any other crash prints
-its traceback and resets the board, which restores the saved state at power-up.
+the refused-config mode and the watchdog start here too), then runs the App forever: polls
+stdin without blocking, ticks the app, feeds the watchdog. While it runs every byte on the serial line is the protocol's (Ctrl-C included); the `repl` command ends
+the loop and leaves the REPL free (Ctrl-C back on, the watchdog switched off first); any
+crash prints its traceback and resets the board, which restores the saved state at power-up.
 """
 
 import sys
@@ -13,7 +14,7 @@ import machine
 import neopixel
 
 from dealerbutton import config, store
-from dealerbutton.app import App, Rejected
+from dealerbutton.app import App, start_refused
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -21,6 +22,7 @@ STATE_DIR = "/"
 WDT_MS = 8000          # rp2040: at most about 8.3 s
 LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
+CTRL_C = 3             # the REPL's interrupt character, given back when the app lets go
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 
 
@@ -84,6 +86,22 @@ def stop_watchdog():
     return False
 
 
+RESET_CAUSES = (("PWRON_RESET", "power-on"), ("HARD_RESET", "reset"), ("WDT_RESET", "watchdog"),
+                ("DEEPSLEEP_RESET", "deep sleep"), ("SOFT_RESET", "soft reset"))
+
+
+def reset_cause():
+    """Why the board started, in words (machine.reset_cause())."""
+    try:
+        cause = machine.reset_cause()
+    except AttributeError:
+        return "unknown"
+    for name, words in RESET_CAUSES:
+        if getattr(machine, name, None) == cause:
+            return words
+    return "unknown"
+
+
 def start():
     """The App of config.json (or the refused-config mode) and the watchdog (None when the
     config was refused), as run() starts them."""
@@ -91,14 +109,8 @@ def start():
     now = now_ms()
     wdt = None
     if errors:
-        strip = None
-        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
-            try:
-                strip = make_strip(cfg)
-            except Exception:  # noqa: BLE001 - the message must still go out
-                strip = None
-        print("dealerbutton: " + config.message(errors))
-        app = Rejected(cfg, errors, strip, _write, now)
+        _write("dealerbutton: " + config.message(errors))
+        app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
                   store.Store(store.OsFs(STATE_DIR)), now_ms=now)
@@ -110,44 +122,87 @@ def _write(line):
     print(line)
 
 
-class Input:
-    """Non-blocking reads of the host's bytes from stdin (USB serial)."""
+class Console:
+    """The USB serial line while the app runs. The protocol owns it: every byte the host
+    sends goes to the app, 0x03 (Ctrl-C) included, which MicroPython would otherwise turn
+    into a KeyboardInterrupt wherever the app happens to be. own() switches that off,
+    release() gives Ctrl-C back for the REPL (the `repl` command, or the app stopping).
 
-    def __init__(self):
-        import select
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self.read = sys.stdin.buffer.read
+    The seam for tests: kbd_intr (micropython.kbd_intr on the board) and waiting()/read()
+    (stdin here) can be replaced, so the hand-over runs the same on both runtimes."""
+
+    def __init__(self, kbd_intr=None):
+        if kbd_intr is None:
+            import micropython
+            kbd_intr = micropython.kbd_intr  # pyright: ignore[reportAttributeAccessIssue]
+        self.kbd_intr = kbd_intr
+        self.poller = None
+
+    def own(self):
+        self.kbd_intr(-1)
+
+    def release(self):
+        self.kbd_intr(CTRL_C)
+
+    def waiting(self):
+        """True when a byte from the host is waiting (never blocks)."""
+        if self.poller is None:
+            import select
+            self.poller = select.poll()
+            self.poller.register(sys.stdin, select.POLLIN)
+        return bool(self.poller.poll(0))
+
+    def read(self):
+        """One byte from the host (b"" at the end of input)."""
+        return sys.stdin.buffer.read(1)
 
     def pump(self, app):
+        """Hand the host's waiting bytes to the app (at most INPUT_MAX); stops at once when
+        the app hands the line over to the REPL: what follows is the REPL's."""
         n = 0
-        while n < INPUT_MAX and self.poller.poll(0):
-            b = self.read(1)
+        while n < INPUT_MAX and not app.repl_requested and self.waiting():
+            b = self.read()
             if not b:
                 break
             app.feed(b)
             n += 1
 
 
-def run(loops=None):
-    """Start the device: never returns on the board except after Ctrl-C."""
+def run(loops=None, console=None):
+    """Start the device: never returns on the board except after the `repl` command (or
+    Ctrl-C, if the line was not the app's)."""
     if loops is None:
         loops = max_loops
     app, wdt = start()
-    host = Input()
+    stats = app.stats
+    stats.reset_cause = reset_cause()
+    console = console or Console()
+    console.own()
     n = 0
     try:
         while loops is None or n < loops:
             n += 1
-            host.pump(app)
-            app.tick(now_ms())
+            stats.start()
+            console.pump(app)
+            if app.repl_requested:
+                console.release()
+                stopped = stop_watchdog() or wdt is None
+                _write("dealerbutton: the REPL is free (repl command); reset the board to start "
+                       "the app again%s" % ("" if stopped else
+                                            " (the watchdog resets the board in 8 s)"))
+                return
+            now = now_ms()
+            app.tick(now)
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
+            stats.turn(app.last_frame == now)   # collects garbage after a frame if due
             sleep_ms(LOOP_MS)
+        console.release()
     except KeyboardInterrupt:
+        console.release()
         stopped = stop_watchdog() or wdt is None
-        print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"
-              % ("" if stopped else " (the watchdog resets the board in 8 s)"))
+        _write("dealerbutton: stopped by Ctrl-C; the REPL is free%s"
+               % ("" if stopped else " (the watchdog resets the board in 8 s)"))
         return
     except Exception as exc:  # noqa: BLE001 - a crash ends in a reset, never a dead table
         print("dealerbutton: crashed, resetting")

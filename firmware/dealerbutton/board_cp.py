@@ -26,7 +26,7 @@ import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
 from dealerbutton import config, store, strip_cp
-from dealerbutton.app import App, Rejected
+from dealerbutton.app import App, start_refused
 from dealerbutton.ticks import ticks_add
 
 try:
@@ -279,7 +279,7 @@ class Input:
     def pump(self, app):
         runtime = self.runtime
         n = 0
-        while n < INPUT_MAX and runtime.serial_bytes_available:
+        while n < INPUT_MAX and not app.repl_requested and runtime.serial_bytes_available:
             c = self.read(1)
             if not c:
                 break
@@ -288,7 +288,7 @@ class Input:
 
 
 def run(loops=None):
-    """Start the device: never returns on the board except after Ctrl-C."""
+    """Start the device: never returns on the board except after `repl` or Ctrl-C."""
     global app
     if loops is None:
         loops = max_loops
@@ -299,14 +299,8 @@ def run(loops=None):
     now = now_ms()
     wdt = None
     if errors:
-        strip = None
-        if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
-            try:
-                strip = make_strip(cfg)
-            except Exception:  # noqa: BLE001 - the message must still go out
-                strip = None
         print("dealerbutton: " + config.message(errors))
-        app = Rejected(cfg, errors, strip, _write, now)
+        app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         flash = FlashStore(store.OsFs(STATE_DIR))
         app = App(cfg, make_strip(cfg), seat_pins(cfg), _write, flash, now_ms=now)
@@ -320,8 +314,16 @@ def run(loops=None):
     try:
         while loops is None or n < loops:
             n += 1
+            app.stats.start()
             host.pump(app)
-            app.tick(now_ms())
+            if app.repl_requested:      # `repl`: leave the line to the REPL
+                stopped = stop_watchdog(wdt)
+                print("dealerbutton: the REPL is free (repl command)%s"
+                      % ("" if stopped else " (the watchdog resets the board in 8 s)"))
+                return
+            now = now_ms()
+            app.tick(now)
+            app.stats.turn(app.last_frame == now)
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
             sleep_s(pause)

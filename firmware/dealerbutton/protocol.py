@@ -12,38 +12,47 @@ except ImportError:
         return x
 
 MAX_LINE = const(120)
-_NL = const(10)
+_LF = const(10)
 _CR = const(13)
 
 
 class Protocol:
-    """feed(bytes) -> every complete line is answered through write(text) exactly once."""
+    """feed(bytes) -> every complete line is answered through write(text) exactly once.
+    CR, LF and CRLF each end a line (a CRLF is one line end), so a serial terminal that
+    sends CR alone is answered at once."""
 
     def __init__(self, handle, write):
         self.handle = handle        # handle(line str) -> reply str
-        self.write = write          # write(line str without the newline)
-        self.buf = bytearray(MAX_LINE + 1)    # room for a trailing \r
+        self.write = write          # write(line str without the line end)
+        self.buf = bytearray(MAX_LINE)
         self.n = 0
         self.overflow = False
+        self.after_cr = False       # the last byte was a CR: an LF now is its CRLF
+        self.paused = False         # the line was handed to the REPL: the rest is not ours
 
     def feed(self, data):
         for b in data:
-            if b == _NL:
+            if self.paused:
+                return
+            if b == _LF and self.after_cr:
+                self.after_cr = False   # the line ended at its CR already
+            elif b == _CR or b == _LF:
+                self.after_cr = b == _CR
                 self.end_line()
-            elif self.overflow:
-                pass
-            elif self.n > MAX_LINE:
-                self.overflow = True
             else:
-                self.buf[self.n] = b
-                self.n += 1
+                self.after_cr = False
+                if self.overflow:
+                    pass
+                elif self.n >= MAX_LINE:
+                    self.overflow = True
+                else:
+                    self.buf[self.n] = b
+                    self.n += 1
 
     def end_line(self):
         n = self.n
         self.n = 0
-        if n and self.buf[n - 1] == _CR:
-            n -= 1
-        if self.overflow or n > MAX_LINE:
+        if self.overflow:
             self.overflow = False
             self.write("err overflow line longer than %d bytes, thrown away" % MAX_LINE)
             return
@@ -104,10 +113,10 @@ def state_json(t):
 # -- commands --------------------------------------------------------------------------
 
 COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
-            "undo", "press", "hold", "leds", "config")
+            "undo", "press", "hold", "leds", "config", "repl", "stats")
 # What each command takes (the `err usage` replies), where it takes more than its name.
 USAGE = {
-    "sit": "sit N [post]",
+    "sit": "sit N [post|wait]",
     "away": "away N",
     "back": "back N [wait]",
     "choose": "choose N post|wait",
@@ -142,7 +151,7 @@ def command(app, line):
     if cmd not in COMMANDS:
         return "err unknown command %s (commands: %s)" % (cmd[:20], " ".join(sorted(COMMANDS)))
     t = app.table
-    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config"):
+    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config", "repl", "stats"):
         if args:
             return _usage(cmd)
         if cmd == "ping":
@@ -159,6 +168,10 @@ def command(app, line):
             return app.run("undo", 0, None)
         if cmd == "leds":
             return "ok " + app.leds()
+        if cmd == "repl":
+            return app.hand_over()
+        if cmd == "stats":
+            return "ok " + app.stats.json()
         return "ok " + app.config_json()
     if cmd == "deal":
         if len(args) > 1:
@@ -180,7 +193,7 @@ def command(app, line):
         if option is not None:
             return _usage(cmd)
         return app.press(seat, cmd == "hold")
-    if cmd == "sit" and option not in (None, "post"):
+    if cmd == "sit" and option not in (None, "post", "wait"):
         return _usage(cmd)
     if cmd == "back" and option not in (None, "wait"):
         return _usage(cmd)

@@ -6,18 +6,20 @@ pseudo-terminal), under CPython or the `micropython` command.
 
 Nobody presses its buttons by hand: use the `press N` / `hold N` commands. The ring is a
 CaptureStrip (see the `leds` command); the table is saved in DIR/state.json as on the board,
-so a restart resumes the game. End of input ends it.
+so a restart resumes the game. End of input ends it, and so does `repl` (which on the board
+hands the serial line to the REPL).
 """
 
 import sys
 
 from dealerbutton import config, store
-from dealerbutton.app import App
+from dealerbutton.app import App, Rejected
 from dealerbutton.capture import CaptureStrip
 
 MICROPYTHON = sys.implementation.name == "micropython"
-USAGE = ("usage: dealerbutton.unix [--state DIR] [--config FILE] [--seats N] [--leds L]"
-         " [--rules dead|moving|simple]")
+NAME = "dealerbutton emulate"
+USAGE = ("usage: %s [--state DIR] [--config FILE] [--seats N] [--leds L]"
+         " [--rules dead|moving|simple]" % NAME)
 OPTIONS = ("--state", "--config", "--seats", "--leds", "--rules")
 POLL_MS = 10
 
@@ -189,9 +191,10 @@ def main(argv=None):
         return 0 if not msg else 2
     cfg, errors = load_config(opts)
     if errors:
-        sys.stderr.write("dealerbutton.unix: " + config.message(errors, opts.get(
-            "config", "configuration")) + "\n")
-        return 2
+        # As the board does: the refused-config mode (ping, version answered, everything
+        # else `err config ...`), and the exit status says the config was refused.
+        sys.stderr.write("%s: %s\n" % (NAME, config.message(errors, opts.get(
+            "config", "configuration"))))
     folder = opts.get("state", "")
     if folder:
         import os
@@ -204,15 +207,25 @@ def main(argv=None):
     term = Terminal(sys.stdin.fileno())
     try:
         host = Input()
-        app = App(cfg, CaptureStrip(cfg["leds"]), pins, write,
-                  store.Store(store.OsFs(folder)), now_ms=ticks_ms())
+        if errors:
+            app = Rejected(cfg, errors, CaptureStrip(cfg["leds"]), write, ticks_ms(),
+                           opts.get("config", "configuration"))
+        else:
+            app = App(cfg, CaptureStrip(cfg["leds"]), pins, write,
+                      store.Store(store.OsFs(folder)), now_ms=ticks_ms())
+        stats = app.stats
         while True:
             data = host.read(POLL_MS)
+            stats.start()
             if data is None:
                 break
             if data:
                 app.feed(data)
-            app.tick(ticks_ms())
+                if app.repl_requested:
+                    return 2 if errors else 0   # `repl`: the board leaves its loop here
+            now = ticks_ms()
+            app.tick(now)
+            stats.turn(app.last_frame == now)   # collects garbage after a frame if due
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
@@ -221,7 +234,7 @@ def main(argv=None):
         raise
     finally:
         term.restore()
-    return 0
+    return 2 if errors else 0
 
 
 if __name__ == "__main__":

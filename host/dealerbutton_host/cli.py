@@ -119,6 +119,10 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
                    "do not serve")
 
+    b = sub.add_parser("bench", help="the firmware's benchmark on this machine, or with --port "
+                       "the figures a running board (or the emulator's pty) reports")
+    b.add_argument("--port", help="serial port of the board (or the emulator's pty)")
+
     sub.add_parser("version", help="print the firmware version")
     return p
 
@@ -148,6 +152,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             from .clockview import main as clock_main
 
             return clock_main(_monitor_port(args))
+        if args.command == "bench":
+            if args.port:
+                from .boardstats import main as stats_main
+
+                return stats_main(args.port)
+            from .bench import main as bench_main
+
+            return bench_main([])
         if args.command == "simulate":
             from .simulate import main as simulate_main
 

@@ -3,9 +3,10 @@ board with mpremote, reset it.
 
 Only files whose SHA-256 differs from the board's copy are sent (the board hashes its
 own files in one small script), each written to a temporary name and renamed over the
-old one, so a cut cable never leaves half a module behind. Getting to the raw REPL
-interrupts the app with Ctrl-C; the firmware then stops its watchdog, so the copy is not
-cut short by a reset.
+old one, so a cut cable never leaves half a module behind. While the app runs, the serial
+line is the protocol's (Ctrl-C is just a byte to it): deploy first sends the protocol's
+`repl` command, the app answers `ok repl`, stops its watchdog and leaves the line to the
+REPL, and only then does mpremote take over.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import io
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .device import firmware_dir, package_dir
 
@@ -27,6 +29,9 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # board and its capture strip (host only), and the CircuitPython strip and board.
 HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py")
 MICROPYTHON_VENDOR_IDS = (0x2E8A, 0xF055)  # Raspberry Pi (Pico), MicroPython (pyboard)
+# The protocol's hand-over: CRLF first ends whatever a terminal left half typed.
+REPL_COMMAND = b"\r\nrepl\r\n"
+HAND_OVER_S = 2.0  # how long to wait for the REPL's prompt after `repl`
 
 
 class DeployError(Exception):
@@ -183,6 +188,7 @@ class Board:
         except TransportError:
             raise DeployError("cannot open %s: no such port, or another program (a "
                               "monitor, a serial terminal) is using it" % port) from None
+        self.handed_over = self.hand_over()
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints raw bytes
                 self.t.enter_raw_repl(soft_reset=False, timeout_overall=3)
@@ -191,6 +197,28 @@ class Board:
             raise DeployError("the device on %s does not answer like MicroPython (no raw REPL "
                               "after Ctrl-C, Ctrl-A): is MicroPython flashed on it? (%s)"
                               % (port, e)) from None
+
+    def hand_over(self) -> bool:
+        """Send the protocol's `repl` command: a running dealerbutton app answers `ok repl`,
+        stops its watchdog and leaves the line to the REPL; a board already at its REPL
+        answers with a NameError and a prompt, which the raw REPL's Ctrl-C clears. True when
+        the app handed over."""
+        serial: Any = self.t.serial  # pyserial, or mpremote's wrapper of it
+        seen = b""
+        try:
+            serial.write(REPL_COMMAND)
+            deadline = time.monotonic() + HAND_OVER_S
+            while time.monotonic() < deadline and b">>> " not in seen:
+                waiting = serial.in_waiting
+                if waiting:
+                    seen += serial.read(waiting)
+                elif b"err unknown command repl" in seen:
+                    break   # an older firmware: Ctrl-C still stops it
+                else:
+                    time.sleep(0.02)
+        except OSError:
+            pass    # the device went away: entering the raw REPL says so
+        return b"ok repl" in seen
 
     def run(self, code: str) -> bytes:
         from mpremote.transport import TransportExecError
@@ -299,6 +327,8 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         out("found a board on %s" % port)
     board = Board(port, out)
     try:
+        if board.handed_over:
+            out("the app on %s left the serial line to the REPL (repl command)" % port)
         dirs = [target.rstrip("/") or "/", join(target, "dealerbutton")]
         name, platform, mpy, hashes, top, listing = board.probe(
             [i.remote for i in items], [dirs[0], dirs[1]])

@@ -1,7 +1,7 @@
 """Reliability campaign 2: protocol fuzzing, on CPython and under `micropython` alike.
 
 A seeded stream of lines -- valid commands, wrong ones, random printable text, binary,
-overlong lines, empty lines, CRLF, floods -- goes into the real App (or the emulated board)
+overlong lines, empty lines, CR, LF and CRLF line ends, floods -- goes into the real App (or the emulated board)
 cut into pieces at random points. Every line must get exactly one reply, of the kind its
 content calls for; only `* ` lines may come besides; and the table (plus the ring's mode and
 the saved sequence number) may change only for a valid command that was accepted.
@@ -20,7 +20,7 @@ PRINTABLE = bytes(range(32, 127))
 
 # What the reply to a line of each kind starts with.
 EXPECT = {
-    "valid": ("ok", "err rule ", "err seat ", "err nohand "),
+    "valid": ("ok", "err rule ", "err nohand "),
     "empty": ("ok",),
     "unknown": ("err unknown ",),
     "usage": ("err usage ",),
@@ -155,13 +155,10 @@ def overlong_line(rand, seats):
 
 
 def classify(body):
-    """The kind of reply the framing gives a line's bytes (newline excluded), or None when
+    """The kind of reply the framing gives a line's bytes (line end excluded), or None when
     the line reaches the command parser."""
-    n = len(body)
-    if n > MAX_LINE + 1 or (n == MAX_LINE + 1 and body[-1] != 13):
+    if len(body) > MAX_LINE:
         return "overflow"
-    if n and body[-1] == 13:
-        body = body[:-1]
     for c in body:
         if c < 32 or c > 126:
             return "nonprint"
@@ -169,43 +166,52 @@ def classify(body):
 
 
 def next_lines(rand, seats):
-    """The next line of the stream as [(bytes without the newline, kind)]; a flood is a run
-    of valid commands."""
+    """The next lines of the stream as [(bytes without the line end, kind, line end)]; a
+    flood is a run of valid commands. CR, LF and CRLF each end a line: a binary line with
+    CRs in it is several lines."""
     while True:
         kind = rand.weighted([(40, "valid"), (4, "empty"), (8, "unknown"), (8, "usage"),
                               (6, "seat"), (10, "binary"), (6, "overlong"), (1, "flood")])
         if kind == "flood":
             word = rand.pick(("state", "ping", "press %d" % rand.between(0, seats), "hand",
                               "leds", "sit %d" % rand.between(1, seats), "deal", "undo"))
-            return [(word.encode(), "valid")] * rand.between(10, 100)
+            return [(word.encode(), "valid", b"\n")] * rand.between(10, 100)
         if kind == "valid":
-            body = valid_line(rand, seats)
+            raw = valid_line(rand, seats)
         elif kind == "empty":
-            body = rand.pick((b"", b" ", b"   "))
+            raw = rand.pick((b"", b" ", b"   "))
         elif kind == "unknown":
-            body = unknown_line(rand)
+            raw = unknown_line(rand)
         elif kind == "usage":
-            body = usage_line(rand, seats)
+            raw = usage_line(rand, seats)
         elif kind == "seat":
-            body = seat_line(rand, seats)
+            raw = seat_line(rand, seats)
         elif kind == "binary":
-            body = binary_line(rand)
+            raw = binary_line(rand)
         else:
-            body = overlong_line(rand, seats)
-        if rand.chance(15) and len(body) <= MAX_LINE:
-            body += b"\r"                         # CRLF
-        framed = classify(body)
-        if framed is not None:
-            kind = framed
-        elif kind == "binary":                    # all printable after all: parse it
-            words = body.split()
-            if not words:
-                kind = "empty"
-            elif words[0].decode().lower() in COMMANDS:
-                continue                          # could be anything: draw again
-            else:
-                kind = "unknown"
-        return [(body, kind)]
+            raw = overlong_line(rand, seats)
+        end = rand.weighted([(70, b"\n"), (15, b"\r"), (15, b"\r\n")])
+        pieces = raw.split(b"\r")
+        out = []
+        for i in range(len(pieces)):
+            body = pieces[i]
+            line_end = end if i == len(pieces) - 1 else b"\r"
+            if not body and line_end == b"\n":
+                line_end = b"\r\n"      # after a lone CR, an LF would make a CRLF of it
+            piece_kind = classify(body)
+            if piece_kind is None:
+                piece_kind = kind
+                if kind == "binary":          # all printable after all: parse it
+                    words = body.split()
+                    if not words:
+                        piece_kind = "empty"
+                    elif words[0].decode().lower() in COMMANDS:
+                        break                 # could be anything: draw again
+                    else:
+                        piece_kind = "unknown"
+            out.append((body, piece_kind, line_end))
+        else:
+            return out
 
 
 class FuzzDevice(Device):
@@ -281,11 +287,11 @@ def run(lines=2000, seed=1, seats=None, rules=None):
     buf = b""
     while made < lines or buf:
         if made < lines and len(buf) < 8000:
-            for body, kind in next_lines(rand, seats):
+            for body, kind, end in next_lines(rand, seats):
                 dev.expect.append((body, kind))
-                buf += body + b"\n"
+                buf += body + end
                 made += 1
-                size += len(body) + 1
+                size += len(body) + len(end)
             continue
         # A read of random length: it may end anywhere in a line, or hold a flood.
         n = rand.weighted([(3, 1), (4, rand.between(2, 16)), (3, rand.between(17, 300)),

@@ -101,7 +101,7 @@ def test_draw_needs_two_players_and_can_be_cancelled():
     assert rig.ring.mode == R.DRAW
     assert rig.send("press 0") == ["err rule the draw for the button needs two players seated"]
     assert rig.send("press 5") == [
-        "err seat seat 5 is empty: the button goes to a seated player"]
+        "err rule seat 5 is empty: the button goes to a seated player"]
     assert rig.table.hands == 0
     rig.hold(0)
     assert rig.ring.mode == R.NORMAL

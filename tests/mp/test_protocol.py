@@ -27,11 +27,27 @@ def test_lines_and_crlf():
     assert e.out == ["ok got 4", "ok got 5", "ok got 0"]
 
 
+def test_cr_lf_and_crlf_each_end_a_line():
+    e = Echo()
+    e.p.feed(b"ping\r")                     # a serial terminal's Enter: answered at once
+    assert e.out == ["ok got 4"]
+    e.p.feed(b"\nstate\rhand\nleds\r\nx\n\r")   # CRLF is one line end; LF CR is two
+    assert e.lines == ["ping", "state", "hand", "leds", "x", ""], e.lines
+    e.p.feed(b"\r\r\n\n")                  # CR, CRLF, LF: three empty lines
+    assert e.lines[6:] == ["", "", ""], e.lines
+    e.p.feed(b"a\r")
+    e.p.feed(b"\n")                          # a CRLF split across two feeds is still one
+    e.p.feed(b"b\n")
+    assert e.lines[9:] == ["a", "b"], e.lines
+
+
 def test_line_split_across_feeds():
     e = Echo()
-    for b in b"sit 3\r":
+    for b in b"sit 3":
         e.p.feed(bytes([b]))
     assert e.out == []
+    e.p.feed(b"\r")
+    assert e.lines == ["sit 3"] and e.out == ["ok got 5"]
     e.p.feed(b"\nx")
     assert e.lines == ["sit 3"] and e.out == ["ok got 5"]
 
@@ -61,12 +77,18 @@ def test_non_printable_bytes():
     e = Echo()
     e.p.feed(b"pi\x00ng\n")
     e.p.feed(b"\xffping\n")
-    e.p.feed(b"a\rb\n")
     e.p.feed(b"tab\there\n")
+    for c in (3, 4, 1, 2, 0x1B, 0x7F):        # Ctrl-C, Ctrl-D, Ctrl-A, Ctrl-B, ESC, DEL
+        e.p.feed(b"ab" + bytes([c]) + b"\r")
     assert e.out == ["err usage non-printable byte 0x00 at column 3",
                      "err usage non-printable byte 0xff at column 1",
-                     "err usage non-printable byte 0x0d at column 2",
-                     "err usage non-printable byte 0x09 at column 4"], e.out
+                     "err usage non-printable byte 0x09 at column 4",
+                     "err usage non-printable byte 0x03 at column 3",
+                     "err usage non-printable byte 0x04 at column 3",
+                     "err usage non-printable byte 0x01 at column 3",
+                     "err usage non-printable byte 0x02 at column 3",
+                     "err usage non-printable byte 0x1b at column 3",
+                     "err usage non-printable byte 0x7f at column 3"], e.out
     assert e.lines == []
 
 
@@ -96,14 +118,15 @@ def test_garbage_gets_exactly_one_reply_per_line_and_changes_nothing():
     before = rig.table.to_dict()
     rnd = lcg(7)
     words = [b"sit", b"away", b"deal", b"undo", b"leave", b"press", b"hold", b"9", b"0",
-             b"-1", b"x", b"post", b"wait", b"\xff", b"\x00", b" ", b"  ", b"\r", b"99999"]
+             b"-1", b"x", b"post", b"wait", b"\xff", b"\x00", b" ", b"  ", b"\x03", b"99999"]
     lines = 0
     for _ in range(300):
         n = rnd() % 6
         parts = []
         for _ in range(n):
             if rnd() % 3 == 0:
-                parts.append(bytes([rnd() % 256 for _ in range(rnd() % 8)]).replace(b"\n", b""))
+                part = bytes([rnd() % 256 for _ in range(rnd() % 8)])
+                parts.append(part.replace(b"\n", b"").replace(b"\r", b""))  # no line ends
             else:
                 parts.append(words[rnd() % len(words)])
         line = b" ".join(parts)
@@ -134,7 +157,7 @@ def test_ping_version_and_unknown():
 
 def test_usage_errors():
     rig = Rig()
-    for line in ("sit", "sit x", "sit 1 2 3", "sit 1 wait", "back 1 post", "choose 1",
+    for line in ("sit", "sit x", "sit 1 2 3", "sit 1 later", "back 1 post", "choose 1",
                  "choose 1 maybe", "away 1 now", "leave", "ping 1", "deal 1 2", "press",
                  "hold x", "press 1 2", "undo 1", "state x", "deal -1", "sit 1.5"):
         r = rig.send(line)
@@ -163,7 +186,7 @@ def test_table_events_and_their_events():
     assert rig.send("away 6") == ["* seat 6 away", "ok"]
     assert rig.send("back 6 wait")[-1] == "ok"
     assert rig.send("leave 1") == ["* seat 1 empty", "ok"]
-    assert rig.send("undo") == ["* seat 1 active", "ok"]
+    assert rig.send("undo") == ["* undo leave 1", "* seat 1 active", "ok"]
     assert rig.send("sit 8") == ["* seat 8 waiting", "ok"]
     assert rig.send("choose 8 post") == ["ok"]
     assert rig.table.choice(8) == "post"
@@ -173,6 +196,56 @@ def test_table_events_and_their_events():
 def test_undo_with_nothing_to_undo():
     rig = Rig()
     assert rig.send("undo") == ["err rule nothing to undo"]
+
+
+def test_undo_says_what_it_undid():
+    rig = Rig({"seats": 6})
+    for line in ("sit 1", "sit 2", "sit 3 post", "deal 2", "sit 5 wait", "away 1", "back 1",
+                 "choose 5 post", "deal"):
+        assert rig.send(line)[-1].startswith("ok"), line
+    undone = []
+    while True:
+        lines = rig.send("undo")
+        if lines[-1] != "ok":
+            break
+        assert lines[0].startswith("* undo "), lines
+        undone.append(lines[0][7:])
+    assert lines == ["err rule nothing to undo"]
+    assert undone == ["deal (hand 2)", "choose 5 post", "back 1", "away 1", "sit 5 wait",
+                      "deal 2 (hand 1)", "sit 3 post", "sit 2", "sit 1"], undone
+    assert rig.table.hands == 0
+
+
+def test_undo_history_is_as_deep_as_the_tables():
+    rig = Rig({"seats": 2})
+    for i in range(60):
+        rig.send("sit 1" if i % 2 == 0 else "leave 1")
+    undone = []
+    while rig.send("undo")[-1] == "ok":
+        undone.append(1)
+    assert len(undone) == 40      # the table's undo depth: no event named that it did not undo
+
+
+def test_sit_wait_is_accepted():
+    rig = Rig()
+    rig.send("sit 1")
+    rig.send("sit 2")
+    rig.send("deal 1")
+    assert rig.send("sit 3 wait") == ["* seat 3 waiting", "ok"]
+    assert rig.table.choice(3) == "wait"
+    assert rig.send("sit 4 post") == ["* seat 4 waiting", "ok"]
+    assert rig.table.choice(4) == "post"
+    assert rig.send("sit 5 later") == ["err usage sit N [post|wait]"]
+
+
+def test_presses_refused_by_a_rule_answer_err_rule():
+    rig = Rig()
+    rig.send("sit 1")
+    rig.send("sit 2")
+    assert rig.send("hold 5") == ["err rule seat 5 is empty: nobody to leave"]
+    assert rig.send("press 0") == ["ok draw"]
+    assert rig.send("press 5") == ["err rule seat 5 is empty: the button goes to a seated player"]
+    assert rig.send("press 10")[0].startswith("err seat seat 10 is not on this table")
 
 
 def test_hand_json():
@@ -231,8 +304,8 @@ def test_press_and_hold_commands_run_the_button_mapping():
     lines = rig.send("press 3")
     assert lines[-1] == "ok button" and lines[0].startswith('* hand {"n":1,"button":3,')
     assert rig.send("press 2") == ["* seat 2 away", "ok away"]
-    assert rig.send("hold 0") == ["* seat 2 active", "ok undo"]
-    assert rig.send("hold 4") == ["err seat seat 4 is empty: nobody to leave"]
+    assert rig.send("hold 0") == ["* undo away 2", "* seat 2 active", "ok undo"]
+    assert rig.send("hold 4") == ["err rule seat 4 is empty: nobody to leave"]
     assert rig.send("hold 3") == ["* seat 3 empty", "ok leave"]
     lines = rig.send("press 0")
     assert lines[-1].startswith("err rule cannot deal"), lines

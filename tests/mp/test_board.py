@@ -1,0 +1,104 @@
+"""board.py's serial line on both runtimes, through its seam (board.Console with a recorded
+kbd_intr and the host's bytes from a buffer): while the app runs every byte is the
+protocol's, Ctrl-C included; `repl` hands the line to the REPL and gives Ctrl-C back."""
+import os
+
+import machine  # tests/fakes
+import mptest
+from dealerbutton import board
+
+ROOT = "board_test_tmp"
+
+
+class Line(board.Console):
+    """The USB serial line with the host's bytes in a buffer; kbd_intr calls recorded."""
+
+    def __init__(self, data):
+        self.calls = []
+        board.Console.__init__(self, self.calls.append)
+        self.data = bytearray(data)
+
+    def waiting(self):
+        return len(self.data) > 0
+
+    def read(self):
+        b = bytes(self.data[:1])
+        self.data = self.data[1:]
+        return b
+
+
+def power_up(config, data, loops=5):
+    """A fresh board with config.json (text) and no saved state: (lines written, line)."""
+    try:
+        os.mkdir(ROOT)
+    except OSError:
+        pass
+    for name in ("state.json", "state.json.tmp"):
+        try:
+            os.remove(ROOT + "/" + name)
+        except OSError:
+            pass
+    with open(ROOT + "/config.json", "w") as f:
+        f.write(config)
+    machine.clear()
+    out = []
+    board.CONFIG_PATH = ROOT + "/config.json"
+    board.STATE_DIR = ROOT
+    board.LOOP_MS = 0
+    board._write = out.append
+    clock = [0]
+
+    def sleep_ms(ms):
+        clock[0] += ms + 5
+
+    board.now_ms = lambda: clock[0]
+    board.sleep_ms = sleep_ms
+    line = Line(data)
+    board.run(loops=loops, console=line)
+    return out, line
+
+
+def test_control_bytes_are_answered_like_any_non_printable_byte():
+    out, line = power_up('{"seats": 4}', b"ping\nsit 1\x03\n\x04\n\x01x\n\x02\nsit 2\nping\n")
+    assert out == ["* info no saved state: clean start", "ok pong",
+                   "err usage non-printable byte 0x03 at column 6",
+                   "err usage non-printable byte 0x04 at column 1",
+                   "err usage non-printable byte 0x01 at column 1",
+                   "err usage non-printable byte 0x02 at column 1",
+                   "* seat 2 active", "ok", "ok pong"], out
+    # the app owned the line while it ran, and gave Ctrl-C back when its loop ended
+    assert line.calls == [-1, 3], line.calls
+    assert len(machine.watchdogs) == 1 and machine.watchdogs[0].feeds == 5
+
+
+def test_repl_hands_the_line_to_the_repl():
+    out, line = power_up('{"seats": 4}', b"sit 1\nrepl\nprint('at the REPL')\n", loops=50)
+    assert out == ["* info no saved state: clean start", "* seat 1 active", "ok", "ok repl",
+                   "dealerbutton: the REPL is free (repl command); reset the board to start "
+                   "the app again (the watchdog resets the board in 8 s)"], out
+    assert line.calls == [-1, 3], line.calls
+    # what follows `repl` is left for the REPL; the loop stopped at once (no more feeds)
+    assert bytes(line.data) == b"print('at the REPL')\n"
+    assert machine.watchdogs[0].feeds == 0
+
+
+def test_repl_works_in_the_refused_config_mode():
+    out, line = power_up('{"seats": 99}', b"state\nrepl\n")
+    message = "config.json rejected (1 problem): seats: 99 is out of range 2..12"
+    assert out == ["dealerbutton: " + message, "* error " + message, "err config " + message, "ok repl",
+                   "dealerbutton: the REPL is free (repl command); reset the board to start "
+                   "the app again"], out
+    assert line.calls == [-1, 3]
+    assert not machine.watchdogs
+
+
+def test_zz_clean_up():
+    for name in ("state.json", "state.json.tmp", "config.json"):
+        try:
+            os.remove(ROOT + "/" + name)
+        except OSError:
+            pass
+    os.rmdir(ROOT)
+
+
+mptest.run_all(globals())

@@ -1,0 +1,105 @@
+"""The board's own figures (stats.py): histograms in fixed memory, the `stats` reply, and
+the collector run between frames, never inside one, on both runtimes."""
+import gc
+import json
+import sys
+
+import mptest
+from dealerbutton import stats
+from devrig import Rig
+
+MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def test_buckets_cover_every_duration_in_order():
+    last = -1
+    for us in (0, 1, 2, 7, 8, 9, 15, 16, 100, 999, 1000, 25000, 10 ** 6, 10 ** 9):
+        b = stats._bucket(us)
+        assert b >= last and 0 <= b < stats.BUCKETS, (us, b)
+        assert stats._low(b) <= us, (us, b, stats._low(b))
+        if b < stats.BUCKETS - 1:
+            assert us < stats._low(b + 1), (us, b)
+        last = b
+
+
+def test_histogram_median_and_max():
+    h = stats.Histogram()
+    assert h.json() == '{"n":0,"median_us":0,"max_us":0}'
+    for us in (100, 110, 120, 5000, 130):
+        h.add(us)
+    assert h.n == 5 and h.max == 5000
+    assert 96 <= h.median() <= 120, h.median()   # within a quarter of a doubling
+    before = len(h.counts)
+    for us in range(0, 20000000, 99991):
+        h.add(us)
+    assert len(h.counts) == before == stats.BUCKETS   # fixed memory
+
+
+def test_stats_reply_is_compact_json_with_every_figure():
+    rig = Rig({"seats": 4})
+    for s in (1, 2):
+        rig.reply("sit %d" % s)
+    for _ in range(10):
+        rig.app.stats.start()
+        rig.tick(25)
+        rig.app.stats.turn(rig.app.last_frame == rig.now)
+    reply = rig.reply("stats")
+    assert reply.startswith("ok {") and " " not in reply[3:], reply
+    d = json.loads(reply[3:])
+    assert sorted(d) == ["collect", "frame", "heap_free", "heap_used", "loop", "reset_cause",
+                         "saves", "uptime_s"], sorted(d)
+    assert d["saves"] == 2 and d["reset_cause"] == "none"
+    assert d["frame"]["n"] == 10 and d["loop"]["n"] == 10
+    assert d["frame"]["median_us"] <= d["frame"]["max_us"]
+    if MICROPYTHON:
+        assert d["heap_free"] > 0 and d["heap_used"] > 0
+    else:
+        assert d["heap_free"] is None and d["heap_used"] is None
+    assert rig.reply("stats 1") == "err usage stats"
+
+
+def play(rig, turns):
+    """The loop as the board runs it, with presses and host commands between frames:
+    (frames, collections, most heap in use at a frame)."""
+    app = rig.app
+    frames = 0
+    most = 0
+    for i in range(turns):
+        app.stats.start()
+        if i % 7 == 0:
+            rig.send("press %d" % (1 + i // 7 % 4))
+        if i % 50 == 0:
+            rig.send("hand")
+            rig.send("state")
+        rig.now += 5
+        app.tick(rig.now)
+        framed = app.last_frame == rig.now
+        if framed:
+            frames += 1
+            if MICROPYTHON:
+                most = max(most, gc.mem_alloc())
+        app.stats.turn(framed)
+    return frames, app.stats.collect.n, most
+
+
+def test_the_collector_runs_between_frames():
+    rig = Rig({"seats": 4})
+    for s in (1, 2, 3, 4):
+        rig.reply("sit %d" % s)
+    rig.reply("deal 1")
+    if MICROPYTHON:
+        gc.collect()
+    start = gc.mem_alloc() if MICROPYTHON else 0
+    frames, collections, most = play(rig, 4000)
+    assert frames > 700, frames
+    if MICROPYTHON:
+        assert collections > 10, collections    # garbage was made and collected, by the loop
+        # The heap in use never grew much past what the schedule allows: MicroPython's own
+        # collection (only when the heap is full: 246 KB on the Pico) never had to run.
+        assert most < start + 3 * stats.COLLECT_AFTER, (most - start)
+        assert rig.app.stats.collect.max > 0
+    else:
+        assert collections == 0   # CPython frees by reference counting: nothing to schedule
+
+
+mptest.run_all(globals())
