@@ -7,9 +7,10 @@ per call, heap in use) and under CPython (reference times), loads the .mpy files
 makes for the Pico to weigh them and the heap they take, then prints a table of every figure
 with its target and writes the same as JSON (default bench-results.json). Progress on stderr.
 
-Times are of the unix port on this computer, not of the Pico: see the README for the factor
-assumed between the two. Targets marked "(est.)" are the Pico's budget divided by that
-factor at its pessimistic end (100x): an estimate, not a measurement.
+Times are of the unix port on this computer, not of the Pico: each rp2 figure is the unix
+port's times the ratio its row names (see the README). The board's heap is the unix port's
+figure times the calibration from the one board measurement (BOARD_MEASURED); rows marked
+"(est.)" give the 32-bit model's range instead: estimates, not measurements.
 """
 
 from __future__ import annotations
