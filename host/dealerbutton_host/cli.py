@@ -384,13 +384,7 @@ def monitor_view(port: str, timeout: float) -> int:
     from . import view
 
     def connect() -> Client:
-        client = Client.serial(port, timeout=timeout)
-        try:
-            client.sync()
-        except DeviceError:
-            client.close()
-            raise
-        return client
+        return Client.connect(port, timeout)
 
     model = view.TableModel("dealerbutton monitor %s" % port)
     connector = view.Connector(connect, port, reconnect=True)
