@@ -16,7 +16,7 @@ from mpy import FAKES, FIRMWARE, micropython_exe
 
 BIN = Path(sys.executable).parent
 MODULES = sorted(p.stem for p in (FIRMWARE / "dealerbutton").glob("*.py")
-                 if p.name not in deploy.HOST_ONLY)
+                 if p.name not in deploy.HOST_ONLY + deploy.NETWORK_ONLY)
 
 
 class MicroPythonBoard:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .deploy import HOST_ONLY, mpy_cross_exe
+from .deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
 from .device import EmulatorError, firmware_dir, micropython_exe
 
 HERE = Path(__file__).resolve().parent
@@ -321,7 +321,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             progress("mpy-cross -march=%s of every firmware module" % MARCH)
             mpy = compile_mpy(firmware, Path(tmp))
             board_mpy_b = sum(v for k, v in mpy.items() if k.startswith("dealerbutton/")
-                              and k.split("/")[-1][:-4] + ".py" not in HOST_ONLY)
+                              and k.split("/")[-1][:-4] + ".py" not in HOST_ONLY + NETWORK_ONLY)
             progress("heap in use with the .mpy files")
             mpy_heap = run_micropython([Path(tmp), HERE], mode + ["--heap-only"], timeout)
     except (BenchError, EmulatorError, subprocess.TimeoutExpired, OSError) as exc:

@@ -107,6 +107,9 @@ def parser() -> argparse.ArgumentParser:
                        "the figures a running board (or the emulator's pty) reports")
     b.add_argument("--port", help="serial port of the board (or the emulator's pty)")
 
+    from .mqttcli import add_parsers as add_mqtt_parsers
+
+    add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
     return p
 
@@ -150,6 +153,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
         if args.command == "web":
             return web(args)
+        if args.command in ("bridge", "room"):
+            from .mqttcli import run as run_mqtt
+
+            return run_mqtt(args)
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2

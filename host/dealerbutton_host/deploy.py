@@ -28,6 +28,9 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package that never run on a MicroPython board: the emulated
 # board and its capture strip (host only), and the CircuitPython strip and board.
 HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py")
+# Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block: not
+# deployed until that block is read by the board.
+NETWORK_ONLY = ("net.py",)
 MICROPYTHON_VENDOR_IDS = (0x2E8A, 0xF055)  # Raspberry Pi (Pico), MicroPython (pyboard)
 # The protocol's hand-over: CRLF first ends whatever a terminal left half typed.
 REPL_COMMAND = b"\r\nrepl\r\n"
@@ -88,7 +91,8 @@ def check_config(path: Path) -> bytes:
 
 
 def modules() -> List[Path]:
-    return sorted(p for p in package_dir().glob("*.py") if p.name not in HOST_ONLY)
+    return sorted(p for p in package_dir().glob("*.py")
+                  if p.name not in HOST_ONLY + NETWORK_ONLY)
 
 
 def build(config: Optional[str], target: str, out: Callable[[str], None],

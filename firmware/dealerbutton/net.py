@@ -1,0 +1,269 @@
+"""The table on an MQTT broker, from a board with Wi-Fi (Pico W), by itself: the same
+topics as `dealerbutton bridge` (PROTOCOL.md, "MQTT topics").
+
+    net = Net(app, settings, make_client, now_ms)   # settings: config.json's "network"
+    write = lambda line: (usb(line), net.line(line))  # every line the App writes
+    loop: app.tick(now); net.tick(now)
+
+make_client(client_id) returns an umqtt.simple MQTTClient (micropython-lib, umqtt.simple
+1.6.0: connect(), set_last_will(), set_callback(), subscribe(), publish(), check_msg(),
+ping(), disconnect()); the tests give a fake one. Nothing here may stop the table: every
+network call is guarded, a failure means "offline", and connecting is tried again with a
+growing pause (1 s doubling to 60 s). Event lines while offline are counted, not kept.
+On connecting: online 1 (with 0 as the last will), the state again (retained), and the
+count of events missed in the state's "missed".
+"""
+
+from dealerbutton import protocol
+from dealerbutton.ticks import ticks_add, ticks_diff
+
+UMQTT = "umqtt.simple@1.6.0"  # what deploy installs with mip
+TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "deal", "undo", "press", "hold",
+                  "state", "hand", "ping")
+QUEUE = 8  # event lines kept between two ticks (more in one tick: counted as missed)
+DEALS = 64  # deal times kept for hands per hour
+HOUR_MS = 3600000
+BACKOFF_MIN_MS = 1000
+BACKOFF_MAX_MS = 60000
+CHECK_MS = 100  # the cmd topic is looked at this often
+RATE_MS = 500  # one command per half second on average ...
+BURST = 5  # ... and five at once
+PREFIX = "dealerbutton"
+
+
+def check_settings(d):
+    """The problems of config.json's "network" block, as "network.field: problem" lines
+    (an empty list: usable). None or no block: no network."""
+    errors = []
+    if d is None:
+        return errors
+    if not isinstance(d, dict):
+        return ["network: must be an object"]
+    for key in ("ssid", "broker", "room", "table"):
+        v = d.get(key)
+        if not isinstance(v, str) or not v:
+            errors.append("network.%s: required, a text" % key)
+    for key in ("room", "table"):
+        v = d.get(key)
+        if isinstance(v, str) and v and not _name_ok(v):
+            errors.append("network.%s: 1 to 40 letters, digits, '_', '.' or '-'" % key)
+    for key in ("wifi_password", "user", "password"):
+        v = d.get(key)
+        if v is not None and not isinstance(v, str):
+            errors.append("network.%s: a text" % key)
+    port = d.get("port", 0)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        errors.append("network.port: a number 0..65535 (0: 1883, or 8883 with tls)")
+    if d.get("tls", False) not in (True, False):
+        errors.append("network.tls: true or false")
+    for key in sorted(d):
+        if key not in ("ssid", "wifi_password", "broker", "port", "tls", "user", "password",
+                       "room", "table"):
+            errors.append("network.%s: unknown field" % key)
+    return errors
+
+
+def _name_ok(s):
+    if len(s) > 40:
+        return False
+    for ch in s:
+        if not (ch.isalpha() or ch.isdigit() or ch in "_.-") or ord(ch) > 126:
+            return False
+    return True
+
+
+def check_command(payload):
+    """(command line, None) for a table command, else (None, why refused)."""
+    if len(payload) > 120:
+        return None, "longer than 120 bytes"
+    for b in payload:
+        if b < 32 or b > 126:
+            return None, "not printable ASCII"
+    words = str(payload, "ascii").split()
+    if not words:
+        return None, "empty"
+    cmd = words[0].lower()
+    if cmd not in TABLE_COMMANDS:
+        return None, "not a table command"
+    if len(words) > 3:
+        return None, "too many words"
+    for w in words[1:]:
+        if not ((w.isdigit() and len(w) <= 3) or w.lower() in ("post", "wait")):
+            return None, "not a seat number or post/wait"
+    return " ".join([cmd] + [w.lower() for w in words[1:]]), None
+
+
+def json_text(s):
+    """s as a JSON string (printable ASCII in, so only \\ and " need escaping)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Net:
+    def __init__(self, app, settings, make_client, now_ms):
+        self.app = app
+        self.make_client = make_client
+        room = settings["room"]
+        table = settings["table"]
+        self.base = "%s/%s/%s/" % (PREFIX, room, table)
+        self.head = '{"room":%s,"table":%s,' % (json_text(room), json_text(table))
+        self.cmd_topic = self.base + "cmd"
+        self.client = None
+        self.queue = []
+        self.missed = 0  # events that could not be published (offline, or a burst)
+        self.state_due = True
+        self.next_try = now_ms
+        self.backoff = BACKOFF_MIN_MS
+        self.last_check = now_ms
+        self.last_ping = now_ms
+        self.keepalive_ms = 30000
+        self.deals = [0] * DEALS
+        self.ndeals = 0
+        self.since = now_ms
+        self.now = now_ms
+        self.tokens = BURST * RATE_MS  # the rate limit, in ms of credit
+        self.token_at = now_ms
+        self.refused = 0
+        self.failures = 0
+        self.error = ""  # why the last connection failed or was lost
+        self.pending = []  # commands received during check_msg, run after it
+
+    # -- from the App ------------------------------------------------------------------
+    def line(self, line):
+        """Every line the App writes; event lines are published at the next tick."""
+        if not line.startswith("* "):
+            return
+        if line.startswith("* hand "):
+            self.deals[self.ndeals % DEALS] = self.now
+            self.ndeals += 1
+        self.state_due = True
+        if self.client is not None and len(self.queue) < QUEUE:
+            self.queue.append(line)
+        else:
+            self.missed += 1
+
+    # -- the loop ----------------------------------------------------------------------
+    def tick(self, now_ms):
+        """Call often (every loop); does nothing costly unless something is due."""
+        self.now = now_ms
+        if self.client is None:
+            if ticks_diff(now_ms, self.next_try) >= 0:
+                self.connect(now_ms)
+            return
+        try:
+            while self.queue:
+                self.client.publish(self.base + "event", self.queue[0])
+                self.queue.pop(0)  # only once sent: a failed one is counted as missed
+            if ticks_diff(now_ms, self.last_check) >= CHECK_MS:
+                self.last_check = now_ms
+                self.client.check_msg()
+                while self.pending:
+                    self.command(self.pending.pop(0))
+            if self.state_due:
+                self.publish_state()
+            if ticks_diff(now_ms, self.last_ping) >= self.keepalive_ms // 2:
+                self.last_ping = now_ms
+                self.client.ping()
+        except Exception as exc:  # noqa: BLE001 - a lost network never stops the table
+            self.lost(now_ms, exc)
+
+    def connect(self, now_ms):
+        c = None
+        try:
+            c = self.make_client(self.base)
+            c.set_last_will(self.base + "online", "0", True, 1)
+            c.set_callback(self.on_message)
+            c.connect()
+            c.subscribe(self.cmd_topic, 1)
+            self.client = c
+            c.publish(self.base + "online", "1", True, 1)
+            self.state_due = True
+            self.publish_state()
+        except Exception as exc:  # noqa: BLE001 - no Wi-Fi, no broker, refused: later
+            self.client = c
+            self.lost(now_ms, exc)
+            return False
+        self.backoff = BACKOFF_MIN_MS
+        self.last_ping = now_ms
+        self.last_check = now_ms
+        return True
+
+    def lost(self, now_ms, exc):
+        self.failures += 1
+        self.error = "%s: %s" % (type(exc).__name__, exc)
+        c = self.client
+        self.client = None
+        self.missed += len(self.queue)
+        self.queue = []
+        self.state_due = True  # the state goes out again on reconnecting
+        if c is not None:
+            try:
+                c.disconnect()
+            except Exception:  # noqa: BLE001 - the socket is already gone
+                pass
+        self.next_try = ticks_add(now_ms, self.backoff)
+        self.backoff = min(BACKOFF_MAX_MS, self.backoff * 2)
+
+    def per_hour(self):
+        """Hands dealt in the last hour, per hour (None for the first minute)."""
+        span = ticks_diff(self.now, self.since)
+        if span < 60000:
+            return None
+        if span > HOUR_MS:
+            span = HOUR_MS
+        k = 0
+        for i in range(min(self.ndeals, DEALS)):
+            if ticks_diff(self.now, self.deals[i]) <= HOUR_MS:
+                k += 1
+        return (k * HOUR_MS + span // 2) // span
+
+    def state_text(self):
+        t = self.app.table
+        hand = "null" if t.hand is None else protocol.hand_json(t.hand)
+        ph = self.per_hour()
+        return "%s%s,\"hand\":%s,\"per_hour\":%s,\"missed\":%d}" % (
+            self.head, protocol.state_json(t)[1:-1], hand, "null" if ph is None else ph,
+            self.missed)
+
+    def publish_state(self):
+        c = self.client
+        if c is not None:
+            c.publish(self.base + "state", self.state_text(), True, 1)
+            self.state_due = False
+
+    # -- the floor's commands -----------------------------------------------------------
+    def on_message(self, topic, msg):
+        """umqtt's callback (inside check_msg): kept, run after check_msg returns."""
+        if len(self.pending) < BURST:
+            self.pending.append(bytes(msg))
+        else:
+            self.refused += 1
+
+    def take(self):
+        """The rate limit: True if a command may run now."""
+        credit = self.tokens + ticks_diff(self.now, self.token_at)
+        if credit > BURST * RATE_MS:
+            credit = BURST * RATE_MS
+        self.token_at = self.now
+        if credit >= RATE_MS:
+            self.tokens = credit - RATE_MS
+            return True
+        self.tokens = credit
+        return False
+
+    def command(self, payload):
+        c = self.client
+        if c is None or not self.take():
+            self.refused += 1
+            return
+        line, why = check_command(payload)
+        if line is None:
+            self.refused += 1
+            shown = ""
+            for b in payload[:40]:
+                shown += chr(b) if 32 <= b <= 126 else "?"
+            reply = "err refused %s" % why
+        else:
+            shown = line
+            reply = self.app.command(line)
+        c.publish(self.base + "reply", '{"cmd":%s,"reply":%s}' % (
+            json_text(shown), json_text(reply)))

@@ -1,0 +1,104 @@
+"""The `bridge` and `room` subcommands of `dealerbutton` (a card room on an MQTT broker)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+
+from . import mqttconn
+
+
+def _broker_options(p) -> None:
+    p.add_argument("--broker", required=True, metavar="URL",
+                   help="mqtt://HOST[:PORT] (default port 1883), or mqtts://HOST[:PORT] for "
+                   "TLS (default port 8883)")
+    p.add_argument("--room", required=True, help="the room's name (a topic level)")
+    p.add_argument("--credentials", metavar="FILE",
+                   help="file with username=... and password=... lines (else the environment: "
+                   "%s, %s)" % (mqttconn.ENV_USERNAME, mqttconn.ENV_PASSWORD))
+    p.add_argument("--cafile", metavar="FILE",
+                   help="with mqtts: the CA certificate(s) to trust (default: the system's)")
+    p.add_argument("--certfile", metavar="FILE", help="with mqtts: a client certificate")
+    p.add_argument("--keyfile", metavar="FILE", help="with mqtts: its private key")
+    p.add_argument("--quiet", "-q", action="store_true", help="log only problems")
+
+
+def add_parsers(sub) -> None:
+    b = sub.add_parser("bridge", help="connect a board on USB (or the emulator's pty) to an "
+                       "MQTT broker, both ways",
+                       description="Publish one table's state (retained), events and "
+                       "online/offline on dealerbutton/ROOM/TABLE/..., and run the table "
+                       "commands sent on its cmd topic. Survives the board or the broker "
+                       "going away.")
+    b.add_argument("--port", required=True, help="serial port of the board, or the path "
+                   "`dealerbutton emulate --pty` prints")
+    _broker_options(b)
+    b.add_argument("--table", required=True, help="the table's name or number")
+    b.add_argument("--rate", type=float, default=2.0, metavar="N",
+                   help="commands a second accepted from the cmd topic (default 2)")
+    b.add_argument("--burst", type=int, default=5, metavar="N",
+                   help="commands accepted at once before the rate applies (default 5)")
+
+    r = sub.add_parser("room", help="the room view: every table on the broker, as a web page "
+                       "for the wall or in the terminal",
+                       description="Follow every table of a room on the broker: seats open, "
+                       "away and waiting, hands per hour, tournament level and time, and in a "
+                       "tournament the moves that balance the tables.")
+    _broker_options(r)
+    r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
+                   "instead of serving the web page")
+    r.add_argument("--http", default="127.0.0.1:8470", metavar="HOST:PORT",
+                   help="where the web page is served (default 127.0.0.1:8470; 0.0.0.0:8470 "
+                   "for every network)")
+    r.add_argument("--once", action="store_true",
+                   help="with --terminal: print the room once (after --wait seconds) and exit")
+    r.add_argument("--wait", type=float, default=1.0, metavar="S",
+                   help="with --once: seconds to gather the retained states first")
+
+
+def _setup_logging(quiet: bool, name: str) -> None:
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, stream=sys.stderr,
+                        format="dealerbutton %s: %%(message)s" % name)
+
+
+def run(args) -> int:
+    try:
+        broker = mqttconn.broker_from_args(args.broker, args.credentials, args.cafile,
+                                           args.certfile, args.keyfile)
+        mqttconn.check_name("room", args.room)
+        if args.command == "bridge":
+            mqttconn.check_name("table", args.table)
+            if args.rate <= 0 or args.burst < 1:
+                raise mqttconn.BrokerError("--rate must be above 0 and --burst at least 1")
+            return _bridge(args, broker)
+        return _room(args, broker)
+    except mqttconn.BrokerError as e:
+        print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
+        return 2
+
+
+def _stop_on_term(stop) -> None:
+    def handler(signum, frame):
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+def _bridge(args, broker) -> int:
+    from .bridge import Runner
+
+    _setup_logging(args.quiet, "bridge")
+    runner = Runner(args.port, broker, args.room, args.table, rate=args.rate, burst=args.burst)
+    _stop_on_term(runner.stop)
+    logging.getLogger("dealerbutton.bridge").info(
+        "table %s of room %s: %s <-> %s", args.table, args.room, args.port, broker.describe())
+    return runner.run()
+
+
+def _room(args, broker) -> int:
+    from . import room
+
+    _setup_logging(args.quiet, "room")
+    return room.main(args, broker)

@@ -1,0 +1,411 @@
+"""The room view: every table of a room on the broker, at a glance.
+
+    dealerbutton room --broker mqtt://floor-pi --room club              # web page
+    dealerbutton room --broker mqtt://floor-pi --room club --terminal   # in the terminal
+
+RoomModel follows dealerbutton/<room>/+/state, online and event (the retained state gives
+every table at once to a view started last); summary() is what both views draw: each
+table's seats, open seats, away and waiting players, hands per hour, its tournament clock,
+and for a tournament the table sizes and the moves that balance them (balance()).
+Anything on those topics that is not what a table publishes is refused (logged) and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from . import mqttconn
+
+log = logging.getLogger("dealerbutton.room")
+
+STATUSES = ("empty", "active", "away", "waiting")
+MAX_PAYLOAD = 16384  # a 12-seat state is ~1.2 KB
+MAX_TABLES = 1000
+PAGE = Path(__file__).resolve().parent / "roompage"
+
+
+# -- what a table publishes ---------------------------------------------------------------
+def check_state(data) -> Optional[str]:
+    """None if `data` (parsed JSON) is a table's state as the bridge publishes it, else
+    what is wrong with it."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 12:
+        return "no list of 2..12 seats"
+    for i, s in enumerate(seats, 1):
+        if not isinstance(s, dict) or s.get("seat") != i or s.get("status") not in STATUSES:
+            return "seat %d is not {seat, status}" % i
+    for key in ("hands", "per_hour"):
+        v = data.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            return "%s is not a count" % key
+    hand = data.get("hand")
+    if hand is not None and not (isinstance(hand, dict) and _seat_or_none(hand.get("button"))
+                                 and _seat_or_none(hand.get("bb"))):
+        return "hand is not a hand"
+    stakes = data.get("stakes")
+    if stakes is not None and not (isinstance(stakes, list) and len(stakes) == 2
+                                   and all(_count(x) for x in stakes)):
+        return "stakes are not two numbers"
+    clock = data.get("clock")
+    if clock is not None and not isinstance(clock, dict):
+        return "clock is not an object"
+    return None
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _seat_or_none(v) -> bool:
+    return v is None or (_count(v) and 1 <= v <= 12)
+
+
+class Table:
+    def __init__(self, name: str):
+        self.name = name
+        self.state: Optional[dict] = None
+        self.online: Optional[bool] = None
+        self.received = 0.0  # when the state came (time.monotonic)
+        self.events: deque = deque(maxlen=4)
+
+
+class RoomModel:
+    """The room as the broker tells it. handle() is called from paho's thread; summary()
+    from the views' (a lock keeps them apart)."""
+
+    def __init__(self, room: str, now: Callable[[], float] = time.monotonic,
+                 on_state: Optional[Callable[[str, dict, float], None]] = None):
+        self.room = room
+        self.now = now
+        self.on_state = on_state
+        self.tables: Dict[str, Table] = {}
+        self.lock = threading.Lock()
+        self.refused = 0
+        self.changed = threading.Event()
+        self.prefix = "%s/%s/" % (mqttconn.PREFIX, room)
+
+    def topics(self) -> List[str]:
+        return [self.prefix + "+/" + sub for sub in ("state", "online", "event")]
+
+    def _refuse(self, topic: str, why: str) -> None:
+        self.refused += 1
+        log.warning("refused a message on %r: %s", topic[:100], why)
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        if not topic.startswith(self.prefix):
+            return self._refuse(topic, "not this room")
+        parts = topic[len(self.prefix):].split("/")
+        if len(parts) != 2 or parts[1] not in ("state", "online", "event"):
+            return self._refuse(topic, "not a table topic")
+        name, sub = parts
+        if not mqttconn.NAME_RE.match(name):
+            return self._refuse(topic, "not a table name")
+        if len(payload) > MAX_PAYLOAD:
+            return self._refuse(topic, "%d bytes, more than a table sends" % len(payload))
+        try:
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return self._refuse(topic, "not UTF-8")
+        if sub == "online":
+            if text not in ("0", "1"):
+                return self._refuse(topic, "online is 1 or 0, not %r" % text[:20])
+        elif sub == "state":
+            if not text:  # an emptied retained message: the table was taken off the broker
+                with self.lock:
+                    self.tables.pop(name, None)
+                self.changed.set()
+                return None
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return self._refuse(topic, "not JSON")
+            why = check_state(data)
+            if why:
+                return self._refuse(topic, why)
+        elif not text.startswith("* ") or not text.isprintable():
+            return self._refuse(topic, "not an event line")
+        with self.lock:
+            table = self.tables.get(name)
+            if table is None:
+                if len(self.tables) >= MAX_TABLES:
+                    return self._refuse(topic, "more than %d tables" % MAX_TABLES)
+                table = self.tables[name] = Table(name)
+            t = self.now()
+            if sub == "online":
+                table.online = text == "1"
+            elif sub == "state":
+                table.state = data
+                table.received = t
+            else:
+                table.events.append(text[:120])
+        self.changed.set()
+        if sub == "state" and self.on_state:
+            self.on_state(name, data, t)
+
+    # -- what the views draw ------------------------------------------------------------
+    def summary(self) -> dict:
+        now = self.now()
+        with self.lock:
+            tables = [(t.name, t.state, t.online, t.received, list(t.events))
+                      for t in self.tables.values()]
+        out = []
+        for name, state, online, received, events in sorted(tables, key=lambda x: _order(x[0])):
+            out.append(table_summary(name, state, online, now - received, events))
+        seated = [t for t in out if t["state"]]
+        room = {"room": self.room, "tables": out,
+                "players": sum(t["players"] for t in seated),
+                "open": sum(t["open"] for t in seated if t["online"]),
+                "online": sum(1 for t in out if t["online"])}
+        tourney = [t for t in seated if t["tournament"]]
+        if tourney:
+            room["tournament"] = balance(tourney)
+        return room
+
+
+def _order(name: str):
+    """Tables in natural order: 2 before 10."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p.lower())
+            for p in re.split(r"(\d+)", name) if p]
+
+
+def table_summary(name: str, state: Optional[dict], online: Optional[bool], age: float,
+                  events: list) -> dict:
+    t: dict = {"name": name, "online": bool(online), "state": state is not None,
+               "events": events}
+    if state is None:
+        t.update(seats=[], players=0, open=0, away=0, waiting=0, tournament=False)
+        return t
+    seats = state["seats"]
+    hand = state.get("hand") or {}
+    statuses = [s["status"] for s in seats]
+    t.update(
+        seats=[{"seat": s["seat"], "status": s["status"],
+                "post": s["status"] == "waiting" and s.get("choice", "post") == "post"
+                and s.get("owes", [0, 0]) != [0, 0]}
+               for s in seats],
+        players=sum(1 for s in statuses if s != "empty"),
+        open=statuses.count("empty"), away=statuses.count("away"),
+        waiting=statuses.count("waiting"), hands=state.get("hands"),
+        per_hour=state.get("per_hour"), stakes=state.get("stakes"), rules=state.get("rules"),
+        button=hand.get("button"), sb=hand.get("sb"), bb=hand.get("bb"),
+        tournament=bool(state.get("tournament")) or isinstance(state.get("clock"), dict))
+    clock = state.get("clock")
+    if isinstance(clock, dict):
+        t["clock"] = clock_summary(clock, age)
+    t["next_bb"] = next_big_blind(statuses, hand.get("bb"))
+    return t
+
+
+def clock_summary(clock: dict, age: float) -> dict:
+    """The level and the time left now (the state said how much was left `age` s ago)."""
+    left = None
+    for key in ("ms_left", "left_ms", "ms"):
+        if _count(clock.get(key)):
+            left = clock[key]
+            break
+    running = clock.get("running", True) is not False
+    if left is not None and running:
+        left = max(0, left - int(age * 1000))
+    out = {"level": clock.get("level"), "sb": clock.get("sb"), "bb": clock.get("bb"),
+           "ante": clock.get("ante"), "break": bool(clock.get("break")),
+           "running": running, "ms_left": left}
+    return out
+
+
+def next_big_blind(statuses: List[str], bb) -> Optional[int]:
+    """The seat that gets the big blind next (the player a balancing move takes)."""
+    n = len(statuses)
+    if not isinstance(bb, int) or not 1 <= bb <= n:
+        bb = n
+    for k in range(1, n + 1):
+        s = (bb - 1 + k) % n + 1
+        if statuses[s - 1] != "empty":
+            return s
+    return None
+
+
+def balance(tables: List[dict]) -> dict:
+    """Tournament table sizes and moves, by the usual practice: when the players fit at one
+    table fewer, the shortest table breaks and its players go one by one to the shortest
+    other tables; then, while the longest table has two or more players more than the
+    shortest, the longest gives one (the next big blind) to the shortest."""
+    size = {t["name"]: t["players"] for t in tables}
+    capacity = {t["name"]: len(t["seats"]) for t in tables}
+    order = [t["name"] for t in tables]
+    bb_seats = {t["name"]: _seat_cycle(t) for t in tables}
+    moves = []
+    broken = None
+    total = sum(size.values())
+    live = [n for n in order if size[n] > 0]
+    if len(live) > 1:
+        smallest = min(live, key=lambda n: (size[n], -order.index(n)))
+        others = [n for n in live if n != smallest]
+        if total <= sum(capacity[n] for n in others):
+            broken = smallest
+            while size[smallest] > 0:
+                to = min((n for n in others if size[n] < capacity[n]),
+                         key=lambda n: (size[n], order.index(n)))
+                moves.append(_move(smallest, to, bb_seats, size))
+            live = others
+    while len(live) > 1:
+        most = max(live, key=lambda n: (size[n], -order.index(n)))
+        roomy = [n for n in live if size[n] < capacity[n]]
+        if not roomy:
+            break
+        least = min(roomy, key=lambda n: (size[n], order.index(n)))
+        if size[most] - size[least] < 2:
+            break
+        moves.append(_move(most, least, bb_seats, size))
+    return {"sizes": [{"name": n, "players": t["players"], "seats": capacity[n]}
+                      for n, t in zip(order, tables, strict=True)],
+            "players": total, "break": broken, "moves": moves}
+
+
+def _seat_cycle(t: dict) -> List[int]:
+    """The table's players from the next big blind on, clockwise."""
+    first = t.get("next_bb")
+    seats = [s["seat"] for s in t["seats"] if s["status"] != "empty"]
+    if first in seats:
+        i = seats.index(first)
+        seats = seats[i:] + seats[:i]
+    return seats
+
+
+def _move(frm: str, to: str, bb_seats: Dict[str, List[int]], size: Dict[str, int]) -> dict:
+    seats = bb_seats[frm]
+    seat = seats.pop(0) if seats else None
+    size[frm] -= 1
+    size[to] += 1
+    return {"from": frm, "to": to, "seat": seat}
+
+
+# -- the terminal --------------------------------------------------------------------------
+def _glyphs():
+    if "utf" in (sys.stdout.encoding or "").lower():
+        return {"active": "\u25cf", "away": "\u25cc", "waiting": "\u25d0", "empty": "\u00b7"}
+    return {"active": "#", "away": "a", "waiting": "w", "empty": "."}
+
+
+def fmt_ms(ms) -> str:
+    if ms is None:
+        return "--:--"
+    s = ms // 1000
+    return "%d:%02d" % (s // 60, s % 60)
+
+
+def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) -> List[str]:
+    """The room as lines of text (what --terminal draws)."""
+    g = glyphs or _glyphs()
+    tables = summary["tables"]
+    lines = ["Room %s: %d table(s), %d online, %d players, %d open seats"
+             % (summary["room"], len(tables), summary["online"], summary["players"],
+                summary["open"]),
+             "seats: %s player  %s away  %s waiting  %s open  [ ] button"
+             % (g["active"], g["away"], g["waiting"], g["empty"]), ""]
+    for t in tables:
+        head = "%-8s" % ("T" + t["name"] if t["name"][:1].isdigit() else t["name"])[:8]
+        if not t["state"]:
+            lines.append("%s %s" % (head, "offline, nothing known" if not t["online"]
+                                    else "online, no state yet"))
+            continue
+        ring = ""
+        for s in t["seats"]:
+            mark = g[s["status"]]
+            ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
+        parts = ["%d open" % t["open"]]
+        if t["away"]:
+            parts.append("%d away" % t["away"])
+        if t["waiting"]:
+            parts.append("%d waiting" % t["waiting"])
+        parts.append("%s hands/h" % ("--" if t["per_hour"] is None else t["per_hour"]))
+        if t.get("stakes"):
+            parts.append("%d/%d" % tuple(t["stakes"]))
+        c = t.get("clock")
+        if c:
+            if c["break"]:
+                parts.append("break %s" % fmt_ms(c["ms_left"]))
+            else:
+                parts.append("L%s %s/%s%s %s%s" % (
+                    c["level"], c["sb"], c["bb"], " ante %s" % c["ante"] if c["ante"] else "",
+                    fmt_ms(c["ms_left"]), "" if c["running"] else " paused"))
+        if not t["online"]:
+            parts.append("OFFLINE")
+        lines.append(("%s %s  %s" % (head, ring, ", ".join(parts)))[:width])
+    tour = summary.get("tournament")
+    if tour:
+        lines += ["", "Tournament: %d players at %d tables (%s)" % (
+            tour["players"], len(tour["sizes"]),
+            " ".join("%s:%d" % (s["name"], s["players"]) for s in tour["sizes"]))]
+        if tour["break"]:
+            lines.append("  break table %s" % tour["break"])
+        for m in tour["moves"]:
+            lines.append("  move %s from table %s to table %s" % (
+                "seat %d" % m["seat"] if m["seat"] else "a player", m["from"], m["to"]))
+        if not tour["moves"]:
+            lines.append("  tables balanced")
+    return lines
+
+
+# -- running it ----------------------------------------------------------------------------
+def connect(model: RoomModel, broker: mqttconn.Broker):
+    client = mqttconn.make_client(broker)
+
+    def on_connect(c, userdata, flags, rc, properties=None):
+        if rc.is_failure:
+            log.warning("broker %s refused the connection: %s", broker.describe(),
+                        mqttconn.reason_text(rc))
+            return
+        log.info("connected to %s", broker.describe())
+        for t in model.topics():
+            c.subscribe(t, qos=1)
+
+    def on_message(c, userdata, msg):
+        model.handle(msg.topic, bytes(msg.payload))
+
+    client.on_connect = on_connect
+    client.on_message = on_message
+    mqttconn.start(client, broker, log)
+    return client
+
+
+def main(args, broker: mqttconn.Broker) -> int:
+    model = RoomModel(args.room)
+    client = connect(model, broker)
+    try:
+        if args.terminal:
+            return terminal(model, once=args.once, wait=args.wait)
+        from .roomweb import serve
+
+        return serve(model, args.http)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def terminal(model: RoomModel, once: bool = False, wait: float = 1.0) -> int:
+    if once:
+        time.sleep(wait)
+        print("\n".join(render_text(model.summary())))
+        return 0
+    import shutil
+
+    while True:
+        width, height = shutil.get_terminal_size((100, 30))
+        lines = render_text(model.summary(), width=width)[:height - 1]
+        sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
+        sys.stdout.flush()
+        model.changed.wait(1.0)
+        model.changed.clear()

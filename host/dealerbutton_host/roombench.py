@@ -1,0 +1,280 @@
+"""Card-room load benchmark: N simulated tables on a local Mosquitto, one room view.
+
+    python -m dealerbutton_host.roombench                 # N = 10, 100, 300; 10 s each
+    python -m dealerbutton_host.roombench --tables 50 --seconds 5
+
+Each table is the firmware's App with emulated buttons (simtable.SimTable) behind the
+bridge's own TableBridge and its own MQTT connection (with its last will), all in one
+"bridges" process. Every table presses its next-hand button about every --period seconds
+(a real table deals about once in two minutes: at 3 s this is 40 times faster). Printed for each N:
+  latency   press of the button -> the room view holding that hand's state (median, p99)
+  CPU       of the broker, of the bridges process (tables and bridges), of the room view,
+            in % of one core over the run
+  msgs/s    messages the room view received
+  late view a room view started after the run: how long until it holds every table, all
+            from the broker's retained states.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pwd
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import mqttconn
+from .room import RoomModel
+
+ROOM = "bench"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_broker(folder: Path):
+    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    port = _free_port()
+    conf = folder / "mosquitto.conf"
+    conf.write_text("listener %d 127.0.0.1\npersistence false\nallow_anonymous true\n"
+                    "max_queued_messages 10000\nset_tcp_nodelay true\nuser %s\n"
+                    % (port, pwd.getpwuid(os.getuid()).pw_name))
+    proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc, port
+        except OSError:
+            if time.monotonic() > end:
+                proc.kill()
+                raise RuntimeError("mosquitto did not start") from None
+            time.sleep(0.05)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- the bridges process ------------------------------------------------------------------
+def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from .bridge import TableBridge
+    from .simtable import SimTable
+
+    rng = random.Random(7)
+    tables = []
+    connected = threading.Semaphore(0)
+    published = [0]
+    for i in range(1, n + 1):
+        name = str(i)
+        c = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                        client_id="bench-%d" % i)
+        c.will_set(mqttconn.topic(ROOM, name, "online"), "0", qos=1, retain=True)
+        c.on_connect = lambda *a: connected.release()
+        c.on_socket_open = mqttconn.no_delay
+        c.max_queued_messages_set(1000)
+        c.connect_async("127.0.0.1", port, keepalive=30)
+        c.loop_start()
+
+        def publish(sub, payload, retain, c=c, name=name):
+            published[0] += 1
+            c.publish(mqttconn.topic(ROOM, name, sub), payload, qos=0 if sub == "event" else 1,
+                      retain=retain)
+
+        tb = TableBridge(ROOM, name, publish)
+        t = SimTable(9, on_event=tb.event, seed=i)
+        tables.append((name, t, tb, c))
+    for _ in range(n):
+        if not connected.acquire(timeout=30):
+            raise SystemExit("bridges: not every table could connect")
+    for _name, t, tb, _c in tables:
+        for seat in range(1, 7):  # six players sit down by their buttons
+            t.press(seat)
+        t.press(0)  # the draw for the button ...
+        t.press(0)  # ... and the first hand
+        tb.attach(t.send)
+    print("ready", flush=True)
+    stamps = []
+    due = [(rng.uniform(0, period), k) for k in range(n)]
+    due.sort()
+    cpu0 = time.process_time()
+    start = time.monotonic()
+    end = start + seconds
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            break
+        at, k = due[0]
+        if start + at > now:
+            time.sleep(min(0.005, start + at - now))
+            continue
+        name, t, tb, c = tables[k]
+        t0 = time.monotonic()
+        if rng.random() < 0.1:
+            t.press(rng.randint(1, 6))  # somebody steps away or comes back
+        else:
+            before = t.app.table.hands
+            t.press(0)  # the next hand
+            if t.app.table.hands > before:
+                stamps.append((name, t.app.table.hands, t0))
+        tb.refresh()
+        due[0] = (at + period * rng.uniform(0.5, 1.5), k)
+        due.sort()
+    cpu = time.process_time() - cpu0
+    with open(out, "w") as f:
+        json.dump({"stamps": stamps, "cpu": cpu, "seconds": time.monotonic() - start,
+                   "published": published[0]}, f)
+    print("done", flush=True)
+    sys.stdin.readline()  # stay connected until told (the late view reads retained state)
+    for table in tables:
+        c = table[3]
+        c.disconnect()
+        c.loop_stop()
+
+
+# -- the room view and the report ---------------------------------------------------------
+def room_client(port: int, model: RoomModel, counter=None):
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    c = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2)
+
+    def on_connect(client, userdata, flags, rc, properties=None):
+        for t in model.topics():
+            client.subscribe(t, qos=1)
+
+    def on_message(client, userdata, msg):
+        if counter is not None:
+            counter[0] += 1
+        model.handle(msg.topic, bytes(msg.payload))
+
+    c.on_connect = on_connect
+    c.on_message = on_message
+    c.on_socket_open = mqttconn.no_delay
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    return c
+
+
+def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
+    broker, port = start_broker(folder)
+    seen = {}
+
+    def on_state(name, data, t):
+        key = (name, data.get("hands"))
+        if key not in seen:
+            seen[key] = t
+
+    model = RoomModel(ROOM, on_state=on_state)
+    counter = [0]
+    room = room_client(port, model, counter)
+    out = folder / ("tables%d.json" % n)
+    sim = subprocess.Popen([sys.executable, "-m", "dealerbutton_host.roombench", "--sim",
+                            "--port", str(port), "--tables", str(n), "--seconds", str(seconds),
+                            "--period", str(period), "--out", str(out)],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert sim.stdout is not None and sim.stdin is not None
+        if sim.stdout.readline().strip() != "ready":
+            raise RuntimeError("the bridges process did not start")
+        b0, r0, m0, t0 = cpu_seconds(broker.pid), time.process_time(), counter[0], \
+            time.monotonic()
+        if sim.stdout.readline().strip() != "done":
+            raise RuntimeError("the bridges process failed")
+        time.sleep(0.5)  # the last messages on their way
+        wall = time.monotonic() - t0
+        broker_cpu = cpu_seconds(broker.pid) - b0
+        room_cpu = time.process_time() - r0
+        msgs = counter[0] - m0
+        result = json.loads(out.read_text())
+        lat = []
+        missed = 0
+        for name, hands, stamp in result["stamps"]:
+            t = seen.get((name, hands))
+            if t is None:
+                missed += 1
+            else:
+                lat.append((t - stamp) * 1000)
+        room.disconnect()
+        room.loop_stop()
+        # A room view started last: everything from the retained states.
+        late = RoomModel(ROOM)
+        t_late = time.monotonic()
+        c = room_client(port, late)
+        while time.monotonic() - t_late < 30:
+            if sum(1 for t in late.summary()["tables"] if t["state"] and t["online"]) == n:
+                break
+            time.sleep(0.005)
+        late_s = time.monotonic() - t_late
+        late_n = sum(1 for t in late.summary()["tables"] if t["state"] and t["online"])
+        c.disconnect()
+        c.loop_stop()
+        sim.stdin.write("\n")
+        sim.stdin.flush()
+        sim.wait(30)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+        broker.terminate()
+        broker.wait(10)
+    lat.sort()
+    return {"n": n, "deals": len(result["stamps"]), "missed": missed,
+            "median": statistics.median(lat) if lat else None,
+            "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
+            "broker": 100 * broker_cpu / wall, "bridges": 100 * result["cpu"] / result["seconds"],
+            "room": 100 * room_cpu / wall, "msgs": msgs / wall,
+            "published": result["published"] / result["seconds"],
+            "late_s": late_s, "late_n": late_n}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m dealerbutton_host.roombench",
+                                description=(__doc__ or "").split("\n")[0])
+    p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 300])
+    p.add_argument("--seconds", type=float, default=10.0, help="seconds of play per run")
+    p.add_argument("--period", type=float, default=3.0,
+                   help="seconds between one table's presses, on average")
+    p.add_argument("--sim", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--out", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.sim:
+        run_tables(args.port, args.tables[0], args.seconds, args.period, args.out)
+        return 0
+    print("card room on a local Mosquitto: each table the firmware App with emulated buttons,")
+    print("a press about every %g s per table, %g s per run" % (args.period, args.seconds))
+    print("%6s %6s %11s %9s %8s %9s %6s %8s %14s" % (
+        "tables", "deals", "median ms", "p99 ms", "broker", "bridges", "room", "msgs/s",
+        "late view"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.tables:
+            r = one_run(n, args.seconds, args.period, Path(tmp))
+            print("%6d %6d %11.1f %9.1f %7.0f%% %8.0f%% %5.0f%% %8.0f %6d in %4.2f s%s" % (
+                r["n"], r["deals"], r["median"] or 0, r["p99"] or 0, r["broker"],
+                r["bridges"], r["room"], r["msgs"], r["late_n"], r["late_s"],
+                "" if not r["missed"] else "  (%d deals never seen)" % r["missed"]),
+                flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

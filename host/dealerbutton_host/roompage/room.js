@@ -1,0 +1,119 @@
+// The room page: polls /room.json every second and draws every table as a small ring.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+let last = null;      // the last room received
+let lastAt = 0;       // when (performance.now())
+
+function el(tag, attrs, text) {
+  const e = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
+                                   : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function mmss(ms) {
+  if (ms === null || ms === undefined) return "--:--";
+  const s = Math.floor(ms / 1000);
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function ring(t) {
+  const svg = el("svg:svg", {viewBox: "-60 -60 120 120", "aria-label": "seats of table " + t.name});
+  svg.appendChild(el("svg:ellipse", {class: "felt", rx: 34, ry: 34}));
+  const n = t.seats.length;
+  t.seats.forEach((s, i) => {
+    const a = -Math.PI / 2 + 2 * Math.PI * i / n;   // seat 1 at the top, clockwise
+    const x = 46 * Math.cos(a), y = 46 * Math.sin(a);
+    const cls = s.status === "waiting" && s.post ? "post" : s.status;
+    const c = el("svg:circle", {cx: x.toFixed(1), cy: y.toFixed(1), r: 9, class: cls,
+                                "data-seat": s.seat, "data-status": s.status});
+    svg.appendChild(c);
+    svg.appendChild(el("svg:text", {x: x.toFixed(1), y: (y + 4).toFixed(1), "text-anchor": "middle",
+                                    "font-size": 10, fill: s.status === "empty" ? "#8a978e" : "#000"},
+                       String(s.seat)));
+    if (s.seat === t.button) {
+      const bx = 30 * Math.cos(a), by = 30 * Math.sin(a);
+      svg.appendChild(el("svg:circle", {cx: bx.toFixed(1), cy: by.toFixed(1), r: 6, fill: "#fff",
+                                        class: "button"}));
+      svg.appendChild(el("svg:text", {x: bx.toFixed(1), y: (by + 3).toFixed(1), "text-anchor": "middle",
+                                      "font-size": 8, "font-weight": "bold"}, "D"));
+    }
+  });
+  svg.appendChild(el("svg:text", {y: 6, "text-anchor": "middle", "font-size": 16, fill: "#e8efe9"},
+                     t.players + "/" + n));
+  return svg;
+}
+
+function clockText(c, elapsed) {
+  let left = c.ms_left;
+  if (left !== null && c.running) left = Math.max(0, left - elapsed);
+  if (c["break"]) return "Break " + mmss(left);
+  return "Level " + c.level + " · " + c.sb + "/" + c.bb + (c.ante ? " ante " + c.ante : "") +
+         " · " + mmss(left) + (c.running ? "" : " paused");
+}
+
+function card(t, elapsed) {
+  const d = el("div", {class: "table" + (t.online ? "" : " offline"), "data-table": t.name});
+  const h = el("h2");
+  h.appendChild(el("span", {}, /^\d/.test(t.name) ? "Table " + t.name : t.name));
+  if (t.state) h.appendChild(el("span", {class: "open", title: "open seats"}, t.open + " open"));
+  d.appendChild(h);
+  if (!t.state) {
+    d.appendChild(el("div", {class: "facts"}, t.online ? "online, no state yet" : "offline"));
+    return d;
+  }
+  d.appendChild(ring(t));
+  const facts = [];
+  if (t.away) facts.push(t.away + " away");
+  if (t.waiting) facts.push(t.waiting + " waiting");
+  facts.push((t.per_hour === null || t.per_hour === undefined ? "--" : t.per_hour) + " hands/h");
+  if (t.stakes) facts.push(t.stakes[0] + "/" + t.stakes[1]);
+  d.appendChild(el("div", {class: "facts"}, facts.join(" · ")));
+  if (t.clock) d.appendChild(el("div", {class: "clock"}, clockText(t.clock, elapsed)));
+  if (!t.online) d.appendChild(el("div", {class: "off"}, "OFFLINE"));
+  return d;
+}
+
+function tournament(tour) {
+  const s = document.getElementById("tournament");
+  if (!tour) { s.hidden = true; return; }
+  s.hidden = false;
+  s.replaceChildren(el("h2", {}, "Tournament: " + tour.players + " players at " +
+                          tour.sizes.length + " tables"));
+  s.appendChild(el("div", {class: "sizes"},
+                   tour.sizes.map(x => "Table " + x.name + ": " + x.players).join(" · ")));
+  if (tour["break"]) s.appendChild(el("div", {class: "move"}, "Break table " + tour["break"]));
+  for (const m of tour.moves) {
+    s.appendChild(el("div", {class: "move"}, "Move " + (m.seat ? "seat " + m.seat : "a player") +
+                     " from table " + m.from + " to table " + m.to));
+  }
+  if (!tour.moves.length) s.appendChild(el("div", {class: "balanced"}, "Tables balanced"));
+}
+
+function draw() {
+  if (!last) return;
+  const elapsed = performance.now() - lastAt;
+  document.getElementById("title").textContent = "Room " + last.room;
+  document.getElementById("totals").textContent = last.tables.length + " tables · " +
+    last.online + " online · " + last.players + " players · " + last.open + " open seats";
+  document.getElementById("tables").replaceChildren(...last.tables.map(t => card(t, elapsed)));
+  tournament(last.tournament);
+}
+
+async function poll() {
+  try {
+    const r = await fetch("room.json", {cache: "no-store"});
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    last = await r.json();
+    lastAt = performance.now();
+    document.getElementById("status").textContent = "";
+  } catch (e) {
+    document.getElementById("status").textContent = "room server unreachable: " + e.message;
+  }
+  draw();
+}
+
+poll();
+setInterval(poll, 1000);

@@ -1,0 +1,60 @@
+"""The room's web page: static files from roompage/ and the room as /room.json."""
+
+from __future__ import annotations
+
+import json
+import logging
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import mqttconn
+from .room import PAGE, RoomModel
+
+log = logging.getLogger("dealerbutton.room")
+
+FILES = {"/": ("index.html", "text/html; charset=utf-8"),
+         "/room.js": ("room.js", "text/javascript; charset=utf-8"),
+         "/room.css": ("room.css", "text/css; charset=utf-8")}
+
+
+def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
+    host, sep, port = where.rpartition(":")
+    if not sep or not port.isdigit():
+        raise mqttconn.BrokerError("--http %r: give HOST:PORT, e.g. 127.0.0.1:8470" % where)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server name
+            path = self.path.split("?", 1)[0]
+            if path == "/room.json":
+                body = json.dumps(model.summary(), separators=(",", ":")).encode()
+                kind = "application/json"
+            elif path in FILES:
+                name, kind = FILES[path]
+                body = (PAGE / name).read_bytes()
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format, *args):  # noqa: A002 - quiet: a wall polls every second
+            pass
+
+    try:
+        return ThreadingHTTPServer((host or "127.0.0.1", int(port)), Handler)
+    except OSError as e:
+        raise mqttconn.BrokerError("cannot serve on %s: %s" % (where, e.strerror or e)) from None
+
+
+def serve(model: RoomModel, where: str) -> int:
+    server = make_server(model, where)
+    host, port = server.server_address[:2]
+    log.info("room %s on http://%s:%d/", model.room, host, port)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
