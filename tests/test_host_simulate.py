@@ -122,3 +122,104 @@ def test_invariant_failure_exits_non_zero(monkeypatch, capsys):
 def test_bad_seat_count_is_refused():
     proc = run("--seats", "13")
     assert proc.returncode == 2 and "2..12" in proc.stderr
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+def tournament_rows(stdout):
+    """The level rows and the 'all' row of each tournament's table, as lists of ints."""
+    rows = []
+    for line in stdout.splitlines():
+        m = re.match(r"\s+(\d+|all)\s", line)
+        if m and not line.lstrip().startswith("level"):
+            rows.append(line.split())
+    return rows
+
+
+def test_tournament_same_seed_same_report_and_the_levels_add_up():
+    a = run("--tournament", "--seed", "4", "--rules", "dead")
+    b = run("--tournament", "--seed", "4", "--rules", "dead")
+    assert a.returncode == 0, a.stdout + a.stderr
+    assert a.stdout == b.stdout and "tournament dead:" in a.stderr
+    assert run("--tournament", "--seed", "5", "--rules", "dead").stdout != a.stdout
+    assert "10 hands a level" in a.stdout and "big-blind ante" in a.stdout
+    rows = tournament_rows(a.stdout)
+    levels, total = rows[:-1], rows[-1]
+    assert total[0] == "all" and [int(r[0]) for r in levels] == list(range(1, len(levels) + 1))
+    # columns after level, blinds, ante: hands players busts entries blinds antes
+    # blinded-off held-out dead-buttons; the 'all' row has no blinds, ante or players
+    for col, tcol in ((3, 1), (5, 2), (6, 3), (7, 4), (8, 5), (9, 6), (10, 7), (11, 8)):
+        assert sum(int(r[col]) for r in levels) == int(total[tcol]), col
+    for r in levels:
+        sb, bb = map(int, r[1].split("/"))
+        hands, antes = int(r[3]), int(r[8])
+        assert (sb, bb) == simulate.level_at(int(r[0]), "bb")[:2]
+        blinds = int(r[7])  # one BB every hand, one SB but when it is dead
+        assert bb * hands <= blinds <= (sb + bb) * hands and blinds % sb == 0
+        assert antes == (0 if r[2] == "-" else int(r[2]) * hands)  # one ante, from the BB
+        if r is not levels[-1]:
+            assert hands == 10
+    summary = re.search(r"(\d+) hands, level (\d+) reached, players left: 1 of (\d+) entries "
+                        r"\((\d+) late or re-entries\), (\d+) busts; won by seat \d+ with all "
+                        r"(\d+) chips", a.stdout)
+    assert summary, a.stdout
+    hands, reached, entries, late, busts, chips = map(int, summary.groups())
+    assert hands == int(total[1]) and reached == len(levels) and busts == entries - 1
+    assert chips == entries * simulate.STACK and late == int(total[3])
+    assert "invariants held:" in a.stdout and "%d round trips" % hands in a.stdout
+
+
+def test_tournament_every_rule_set_and_size_holds_and_every_rule_is_exercised():
+    held_out = blinded_off = dead_buttons = late = 0
+    for rules in simulate.RULE_SETS:
+        for seats in (2, 3, 6, 9, 12):
+            for seed in range(1, 9):
+                for kind in ("bb", "each"):
+                    done = simulate.Tournament(seed, rules, seats, seats, 10, kind, 5000).run()
+                    assert len(done.seated()) == 1
+                    held_out += sum(f.held_out for f in done.levels)
+                    blinded_off += sum(f.blinded_off for f in done.levels)
+                    dead_buttons += sum(f.dead_buttons for f in done.levels)
+                    late += done.entries - done.players
+                    if kind == "each" and len(done.levels) >= 3:
+                        assert done.levels[2].antes % 25 == 0 and done.levels[2].antes > 0
+    assert held_out and blinded_off and dead_buttons and late, (held_out, blinded_off,
+                                                                dead_buttons, late)
+
+
+def test_tournament_stops_at_the_hand_limit():
+    done = simulate.Tournament(1, "dead", 9, 9, 1000, "bb", 30).run()
+    assert done.t.hands == 30 and len(done.seated()) > 1
+    assert "stopped at the hand limit" in done.lines()[-2]
+
+
+class CashAtHeart(Table):
+    """A rules core that ignores tournament=True: away players are skipped and owe blinds."""
+
+    def __init__(self, seats=9, rules="dead", stakes=(10, 20), tournament=False):
+        super().__init__(seats, rules, stakes)
+
+
+class AnteLeftOut(Table):
+    def deal(self, button=None):
+        h = super().deal(button)
+        if h.n % 13 == 0 and h.level[2] and h.level[3] == "bb":
+            live, dead = h.posts[h.bb]
+            h.posts[h.bb] = (live, 0)
+        return h
+
+
+@pytest.mark.parametrize(("broken", "rule"), [(CashAtHeart, "(T1)"), (AnteLeftOut, "(T5)")])
+def test_a_broken_tournament_core_is_caught(monkeypatch, broken, rule):
+    monkeypatch.setattr(simulate, "Table", broken)
+    with pytest.raises(simulate.InvariantFailed) as exc:
+        for seed in range(1, 20):
+            simulate.Tournament(seed, "dead", 9, 9, 10, "bb", 5000).run()
+    assert rule in str(exc.value) and "last events:" in str(exc.value)
+
+
+def test_tournament_bad_player_count_is_refused():
+    proc = run("--tournament", "--players", "10", "--seats", "9")
+    assert proc.returncode == 2 and "--players must be 2..9" in proc.stderr
+    proc = run("--tournament", "--seats", "1")
+    assert proc.returncode == 2 and "2..12" in proc.stderr

@@ -1,4 +1,5 @@
-"""Every sequence of events up to a depth on a 4-seat table, for every rule set.
+"""Every sequence of events up to a depth on a 4-seat table, for every rule set, as a cash
+game and as a tournament table (where the level changes too, among three levels).
 
 States are deduplicated by their saved form (to_dict), with the hand count reduced to
 "none yet / some": nothing in the rules depends on it beyond that (the first hand and
@@ -18,21 +19,29 @@ from dealerbutton.rules import RuleError, Table
 from rules_scenario import (
     EVENTS,
     apply,
+    before_event,
     check_deal,
     check_debts_kept,
     check_table,
     hand_key,
     seat_debts,
-    seat_statuses,
 )
 
 SEATS = 4
 DEPTH = int(os.environ.get("RULES_DEPTH", "9"))
-MOVES = [(ev, s) for ev in EVENTS if ev not in ("undo", "deal") for s in range(1, SEATS + 1)]
+TOURNAMENT_DEPTH = int(os.environ.get("RULES_TOURNAMENT_DEPTH", "7"))
+MOVES = [(ev, s) for ev in EVENTS if ev not in ("undo", "deal", "level")
+         for s in range(1, SEATS + 1)]
+# At a tournament table: no post or wait choices (refused, T1: tried on one seat), and the
+# level moves to either of the two others.
+TOURNAMENT_MOVES = ([(ev, s) for ev in ("sit", "away", "back", "leave") for s in range(1, SEATS + 1)]
+                    + [("sitpost", 1), ("backwait", 1), ("post", 1), ("wait", 1),
+                       ("level", 1), ("level", 2)])
 
 
 def norm(d):
-    return (d["h"] > 0, tuple(d["f"]), tuple(d["p"]), tuple(d["q"]))
+    return (d["h"] > 0, tuple(d["f"]), tuple(d["p"]), tuple(d["q"]), tuple(d["k"]),
+            tuple(d["l"]))
 
 
 def same(a, b):
@@ -40,14 +49,15 @@ def same(a, b):
 
 
 def moves(d):
+    base = TOURNAMENT_MOVES if d["t"] else MOVES
     if d["h"] == 0:
-        return MOVES + [("deal", s) for s in range(1, SEATS + 1)]
-    return MOVES + [("deal", 0)]
+        return base + [("deal", s) for s in range(1, SEATS + 1)]
+    return base + [("deal", 0)]
 
 
-def explore(rules, depth=DEPTH):
+def explore(rules, depth=DEPTH, tournament=False):
     """Breadth-first walk; returns (states, transitions, accepted, deals) counts."""
-    start = Table(SEATS, rules).to_dict()
+    start = Table(SEATS, rules, tournament=tournament).to_dict()
     seen = {norm(start)}
     frontier = [start]
     transitions = accepted = deals = 0
@@ -55,7 +65,7 @@ def explore(rules, depth=DEPTH):
         nxt = []
         for d in frontier:
             t = Table.from_dict(d)  # back to d after every move: refused, or undone
-            before = (seat_statuses(t), t.hand)
+            before = before_event(t)
             debts = seat_debts(t)
             hk = hand_key(t.hand)
             for ev, seat in moves(d):
@@ -87,16 +97,26 @@ def explore(rules, depth=DEPTH):
     return len(seen), transitions, accepted, deals
 
 
+def explore_table(kind):
+    rules, _, tournament = kind.partition(" ")
+    if tournament:
+        return explore(rules, TOURNAMENT_DEPTH, True)
+    return explore(rules)
+
+
 def test_exhaustive_four_seats_every_rule_set(capsys):
     began = time.time()
+    kinds = ("dead", "moving", "simple", "dead tournament", "moving tournament",
+             "simple tournament")
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = dict(zip(("dead", "moving", "simple"),
-                           pool.map(explore, ("dead", "moving", "simple")), strict=True))
+        results = dict(zip(kinds, pool.map(explore_table, kinds), strict=True))
     total = 0
     lines = []
-    for rules, (states, transitions, accepted, deals) in sorted(results.items()):
+    for kind in kinds:
+        states, transitions, accepted, deals = results[kind]
+        depth = TOURNAMENT_DEPTH if kind.endswith("tournament") else DEPTH
         lines.append("exhaustive %s: depth %d, %d distinct states, %d transitions "
-                     "(%d accepted, %d deals)" % (rules, DEPTH, states, transitions, accepted,
+                     "(%d accepted, %d deals)" % (kind, depth, states, transitions, accepted,
                                                   deals))
         assert deals > 0 and states > 1000
         total += states
@@ -107,8 +127,9 @@ def test_exhaustive_four_seats_every_rule_set(capsys):
 
 
 @pytest.mark.parametrize("rules", ["dead", "moving", "simple"])
-def test_exhaustive_walk_reaches_the_interesting_places(rules):
+@pytest.mark.parametrize("tournament", [False, True], ids=["cash", "tournament"])
+def test_exhaustive_walk_reaches_the_interesting_places(rules, tournament):
     """The walk is not vacuous: at a small depth it already deals heads-up and
     multi-way hands and sees every status."""
-    states, transitions, accepted, deals = explore(rules, depth=5)
+    states, transitions, accepted, deals = explore(rules, depth=5, tournament=tournament)
     assert deals > 50 and accepted < transitions

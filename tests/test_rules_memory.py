@@ -7,16 +7,19 @@ SCRIPT = """
 import gc, json
 from dealerbutton.rules import Table
 
-def busy(rules):
-    t = Table(12, rules, (500, 1000))
+def busy(kind):
+    rules = kind.split("-")[0]
+    t = Table(12, rules, (500, 1000), tournament=kind.endswith("-tournament"))
     for s in range(1, 13):
         t.sit(s)
+    if kind != rules:  # a tournament level with antes, then a big-blind ante
+        t.set_level(1000, 2000, 200)
     t.deal(button=1)
     for i in range(30):
         t.deal()
     return t
 
-for rules in ("dead", "moving", "simple"):
+for rules in ("dead", "moving", "simple", "dead-tournament", "moving-tournament"):
     t = busy(rules)
     worst = 0
     for i in range(40):
@@ -24,12 +27,14 @@ for rules in ("dead", "moving", "simple"):
             t.leave(4)
         if i == 5:
             t.away(7)
-            t.sit(4, post=True)
+            t.sit(4, post=not t.tournament)
         if i == 9:
             t.leave(10)
             t.sit(10)
         if i == 20:
             t.back(7)
+        if i == 30 and t.tournament:
+            t.set_level(2000, 4000, 4000, "bb")
         gc.collect()
         gc.disable()
         a = gc.mem_alloc()
@@ -51,7 +56,8 @@ for rules in ("dead", "moving", "simple"):
 def test_deal_allocates_little_and_the_table_with_its_undo_history_is_small():
     out = run_micropython(SCRIPT).stdout.split("\n")
     rows = [line.split() for line in out if line.strip()]
-    assert [r[0] for r in rows] == ["dead", "moving", "simple"], out
+    assert [r[0] for r in rows] == ["dead", "moving", "simple", "dead-tournament",
+                                    "moving-tournament"], out
     for rules, deal, whole, saved in rows:
         assert int(deal) <= 2048, (rules, "deal allocates", deal)
         assert 500 < int(whole) <= 8192, (rules, "table + 40 undo steps", whole)

@@ -6,7 +6,9 @@ posts the small blind and acts first; nobody owes more than one SB and one BB, a
 player away (or waiting, not dealt in) owes never shrinks until he pays or the BB reaches
 him; in `dead` the player who paid the BB pays the SB next hand when three or more are
 dealt in; active players are always dealt in and away ones never; refused events change
-nothing.
+nothing; antes are dead money at the hand's level. At tournament tables (T1..T5):
+everybody seated is dealt in but a newcomer on the button or SB position, once; nobody
+owes or chooses anything; heads-up as in a cash game.
 """
 
 import json
@@ -27,6 +29,8 @@ from rules_scenario import (
 )
 
 RULE_SETS = ["dead", "moving", "simple"]
+TABLES = [(r, False) for r in RULE_SETS] + [(r, True) for r in RULE_SETS]
+TABLE_IDS = RULE_SETS + [r + "-tournament" for r in RULE_SETS]
 SETTINGS = settings(max_examples=400, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -43,19 +47,19 @@ def games(draw, deals=6, size=80):
     return seats, players, button, events
 
 
-def start(rules, seats, players, button):
-    t = table(seats, players, rules=rules)
+def start(rules, seats, players, button, tournament=False):
+    t = table(seats, players, rules=rules, tournament=tournament)
     if button is not None:
         assert step(t, "deal", button)
     return t
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize(("rules", "tournament"), TABLES, ids=TABLE_IDS)
 @SETTINGS
 @given(game=games())
-def test_every_invariant_holds_over_random_events(rules, game):
+def test_every_invariant_holds_over_random_events(rules, tournament, game):
     seats, players, button, events = game
-    t = start(rules, seats, players, button)
+    t = start(rules, seats, players, button, tournament)
     for ev, seat in events:
         step(t, ev, seat)  # checks refusals, deals and the table after each event
         check_table(t)
@@ -70,7 +74,6 @@ def test_debt_of_a_player_away_never_shrinks_while_he_stays_away(rules, game):
     hands; and he never owes more than one BB live and one SB dead."""
     seats, players, button, events = game
     t = start(rules, seats, players, button)
-    small, big = t.stakes
     owed = {}  # seat -> what he owed after the last event, for players away since
     for ev, seat in events:
         if ev == "undo":
@@ -84,18 +87,19 @@ def test_debt_of_a_player_away_never_shrinks_while_he_stays_away(rules, game):
                 owed.pop(s, None)
                 continue
             live, dead = t.owes(s)
-            assert live in (0, big) and dead in (0, small), (s, live, dead)
-            if s in owed:
-                assert live >= owed[s][0] and dead >= owed[s][1], (s, owed[s], (live, dead))
+            assert live in (0, t.stakes[1]) and dead in (0, t.stakes[0]), (s, live, dead)
+            if s in owed:  # the missed blinds, in chips at the level in force
+                assert (live or not owed[s][0]) and (dead or not owed[s][1]), (
+                    s, owed[s], (live, dead))
             owed[s] = (live, dead)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize(("rules", "tournament"), TABLES, ids=TABLE_IDS)
 @SETTINGS
 @given(game=games())
-def test_undo_restores_exactly(rules, game):
+def test_undo_restores_exactly(rules, tournament, game):
     seats, players, button, events = game
-    t = start(rules, seats, players, button)
+    t = start(rules, seats, players, button, tournament)
     accepted = len(players) + (button is not None)
     for ev, seat in events:
         if ev == "undo":
@@ -120,15 +124,16 @@ def test_undo_restores_exactly(rules, game):
         depth += 1
     assert depth >= min(32, accepted)
     if accepted <= 32:
-        assert t.hands == 0 and state_key(t) == state_key(Table(seats, rules))
+        assert t.hands == 0 and state_key(t) == state_key(Table(seats, rules,
+                                                                 tournament=tournament))
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize(("rules", "tournament"), TABLES, ids=TABLE_IDS)
 @SETTINGS
 @given(game=games(), split=st.integers(0, 80))
-def test_saved_table_deals_the_same_future(rules, game, split):
+def test_saved_table_deals_the_same_future(rules, tournament, game, split):
     seats, players, button, events = game
-    t = start(rules, seats, players, button)
+    t = start(rules, seats, players, button, tournament)
     split = min(split, len(events))
     for ev, seat in events[:split]:
         try:
@@ -151,3 +156,46 @@ def test_saved_table_deals_the_same_future(rules, game, split):
                 results.append("refused: %s" % e)
         assert results[0] == results[1], (ev, seat, results)
         assert state_key(copy) == state_key(t)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@SETTINGS
+@given(game=games(deals=12, size=120))
+def test_tournament_deals_everybody_seated_but_a_newcomer_once(rules, game):
+    """T1, T2: every hand deals every seated player, away ones included, except a player
+    who sat down since the last hand and whose seat is the button or the SB position; he
+    is dealt into the hand after (or leaves first). Exactly one BB, nobody owes, antes
+    are dead; heads-up the button posts the SB (H1)."""
+    seats, players, button, events = game
+    t = start(rules, seats, players, button, True)
+    newcomers = set()  # sat down since the last hand
+    held_out = set()   # held out of the last hand
+    for ev, seat in events:
+        if ev == "undo":
+            continue
+        seated = {s for s in range(1, seats + 1) if t.status(s) != "empty"}
+        try:
+            h = apply(t, ev, seat)
+        except RuleError:
+            continue
+        if ev in ("sit", "sitpost") and t.hands:
+            newcomers.add(seat)
+        if ev == "leave":
+            newcomers.discard(seat)
+            held_out.discard(seat)
+        if h is None:
+            continue
+        skipped = seated - set(h.dealt)
+        assert skipped <= newcomers, (skipped, newcomers, describe(h))
+        assert not skipped & held_out, (skipped, held_out)
+        for s in skipped:
+            assert s == h.button or h.sb is None or len(h.dealt) == 2, (s, describe(h))
+        assert len([s for s in h.posts if h.posts[s][0] == h.level[1]]) == 1, describe(h)
+        dead = sum(h.posts[s][1] for s in h.posts)
+        antes = h.level[2] * (len(h.dealt) if h.level[3] == "each" else 1)
+        assert dead == antes, (describe(h), h.level)  # the only dead money: antes
+        if len(h.dealt) == 2:
+            assert h.sb == h.button and h.first_to_act == h.button, describe(h)
+        assert all(t.owes(s) == (0, 0) for s in range(1, seats + 1))
+        held_out = skipped
+        newcomers = set()

@@ -1,4 +1,5 @@
-"""Table rules: where the button and the blinds go, hand after hand (RULES.md, S1..E4).
+"""Table rules: where the button and the blinds go, hand after hand (RULES.md, S1..E4, and
+T1..T5 for a tournament table).
 
 Pure and integer-only: the board and the host run this same file.  Seats are 1..N;
 sets of seats are kept as bit masks (bit s = seat s), each seat's player as one byte.
@@ -17,7 +18,7 @@ _AWAY = const(2)
 _WAITING = const(3)
 _STATUS = const(3)
 _WAITS_FOR_BB = const(4)  # a waiting player chose to wait for the big blind (else: post)
-_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds)
+_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds; T2)
 _MISSED_BB = const(16)    # the "missed BB" marker (M1, M2)
 _MISSED_SB = const(32)    # the "missed SB" marker
 _CARRIES_SB = const(64)   # moving: owes a made-up small blind carried from the last hand
@@ -32,17 +33,32 @@ _DEAD_SB = const(1)
 UNDO_DEPTH = const(40)
 # An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
 # _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
+# The two levels of the record are kept beside it, in a list (see _save_for_undo).
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
            "_passed", "_travel")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
-FORMAT = const(1)
+FORMAT = const(2)
+MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
 STATUSES = ("empty", "active", "away", "waiting")
 RULE_SETS = ("dead", "moving", "simple")
+ANTE_KINDS = ("each", "bb")  # every player dealt in posts the ante; the big blind posts one
 
 
 class RuleError(ValueError):
     """An event the rules refuse; the table is left unchanged."""
+
+
+def _check_level(sb, bb, ante, ante_kind):
+    """Check a level (T4): small blind, big blind, ante, ante kind."""
+    for x in (sb, bb, ante):
+        if type(x) is not int or not 0 <= x <= MAX_CHIPS:
+            break
+    else:
+        if 0 < sb <= bb and ante_kind in ANTE_KINDS:
+            return
+    raise RuleError("level %r/%r ante %r %r: blinds and ante are whole numbers up to %d,"
+                    " 0 < sb <= bb, kind each or bb" % (sb, bb, ante, ante_kind, MAX_CHIPS))
 
 
 def _count(seats):
@@ -55,9 +71,10 @@ def _count(seats):
 
 
 class Hand:
-    """One dealt hand: where the button and blinds are, who is dealt in, who posts what."""
+    """One dealt hand: where the button and blinds are, who is dealt in, who posts what, and
+    the level it was dealt at: (small blind, big blind, ante, ante kind)."""
 
-    def __init__(self, n, button, sb, bb, dealt, posts, first_to_act):
+    def __init__(self, n, button, sb, bb, dealt, posts, first_to_act, level):
         self.n = n
         self.button = button
         self.sb = sb
@@ -65,6 +82,7 @@ class Hand:
         self.dealt = dealt
         self.posts = posts
         self.first_to_act = first_to_act
+        self.level = level
 
     def __repr__(self):
         return "Hand(n=%d, button=%d, sb=%s, bb=%d, dealt=%r, first_to_act=%d)" % (
@@ -72,9 +90,10 @@ class Hand:
 
 
 class Table:
-    """A poker table's seats, hand after hand, under one rule set ("dead", "moving", "simple")."""
+    """A poker table's seats, hand after hand, under one rule set ("dead", "moving", "simple"),
+    as a cash game or (tournament=True) a tournament table (T1..T5)."""
 
-    def __init__(self, seats=9, rules="dead", stakes=(10, 20)):
+    def __init__(self, seats=9, rules="dead", stakes=(10, 20), tournament=False):
         if type(seats) is not int or not 2 <= seats <= 12:
             raise RuleError("a table has 2 to 12 seats, not %r" % (seats,))
         if rules not in RULE_SETS:
@@ -84,12 +103,13 @@ class Table:
         except (TypeError, ValueError):
             raise RuleError("stakes must be two whole numbers (small, big), not %r"
                             % (stakes,)) from None
-        if type(small) is not int or type(big) is not int or not 0 < small <= big:
-            raise RuleError("stakes must be whole numbers with 0 < small <= big, not %r"
-                            % (stakes,))
+        _check_level(small, big, 0, "each")
         self.seats = seats
         self.rules = rules
-        self.stakes = (small, big)
+        self.tournament = tournament is True
+        # The level of the next deal (T4) and the one the last hand was dealt at: (small
+        # blind, big blind, ante, ante kind), made by set_level, never changed.
+        self._level = self._hand_level = (small, big, 0, "each")
         self._players = bytearray(seats + 1)  # each seat's player byte; index 0 unused
         self._hands = 0
         # The last hand: its button seat, SB position, SB player (0: none), BB player,
@@ -105,8 +125,10 @@ class Table:
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once.
+        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once, and the two
+        # levels of each record.
         self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
+        self._undo_levels = [None] * (2 * UNDO_DEPTH)  # type: list
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
         self._hand = None
@@ -117,6 +139,16 @@ class Table:
     def hands(self):
         """How many hands have been dealt so far."""
         return self._hands
+
+    @property
+    def stakes(self):
+        """(small blind, big blind) of the next deal."""
+        return self._level[:2]
+
+    @property
+    def level(self):
+        """(small blind, big blind, ante, ante kind) of the next deal (T4)."""
+        return self._level
 
     @property
     def hand(self):
@@ -131,20 +163,22 @@ class Table:
         return STATUSES[self._players[seat] & _STATUS]
 
     def choice(self, seat):
-        """A waiting player's choice, "post" or "wait"; None for anybody else."""
+        """A waiting player's choice, "post" or "wait"; None for anybody else (and for
+        everybody at a tournament table: T1)."""
         self._check_seat(seat)
         player = self._players[seat]
-        if player & _STATUS != _WAITING:
+        if player & _STATUS != _WAITING or self.tournament:
             return None
         return "wait" if player & _WAITS_FOR_BB else "post"
 
     def owes(self, seat):
         """(live, dead): what this player must post to be dealt in before the BB reaches him."""
         self._check_seat(seat)
-        small, big = self.stakes
+        small = self._level[0]
+        big = self._level[1]
         player = self._players[seat]
         status = player & _STATUS
-        if status == _EMPTY:
+        if status == _EMPTY or self.tournament:  # T1: nobody owes anything
             return (0, 0)
         if status == _ACTIVE:
             return (0, small) if player & _CARRIES_SB else (0, 0)
@@ -158,13 +192,18 @@ class Table:
     # ---- events --------------------------------------------------------------------------
 
     def sit(self, seat, post=False):
-        """A new player sits at an empty seat: waits for the BB, or posts if post=True."""
+        """A new player sits at an empty seat: waits for the BB, or posts if post=True.
+        At a tournament table he is dealt in from the next hand (T2), and post is refused."""
         self._check_seat(seat)
         if self._players[seat] & _STATUS:
             raise RuleError("seat %d is taken: the player there must leave first" % seat)
+        if post:
+            self._no_choice(seat)
         self._save_for_undo()
         if self._hands == 0:
             self._players[seat] = _ACTIVE  # S1: drew for the button
+        elif self.tournament:
+            self._players[seat] = _ACTIVE | _NEW  # T2: checked at the next deal
         else:
             self._players[seat] = _WAITING | _NEW | (0 if post else _WAITS_FOR_BB)
 
@@ -192,9 +231,13 @@ class Table:
         if status != _AWAY:
             raise RuleError("seat %d is %s, not away: nobody to bring back"
                             % (seat, STATUSES[status]))
+        if wait:
+            self._no_choice(seat)
         self._save_for_undo()
         player &= ~_STATUS
-        if player & (_NEW | _MISSED_BB | _MISSED_SB):
+        if self.tournament:
+            self._players[seat] = player | _ACTIVE  # T1: he was dealt in all along
+        elif player & (_NEW | _MISSED_BB | _MISSED_SB):
             self._players[seat] = player | _WAITING | (_WAITS_FOR_BB if wait else 0)
         else:
             self._players[seat] = player | _ACTIVE  # M3: owes nothing, active at once
@@ -202,6 +245,7 @@ class Table:
     def choose(self, seat, choice):
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
         self._check_seat(seat)
+        self._no_choice(seat)
         if choice != "post" and choice != "wait":
             raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
         player = self._players[seat]
@@ -224,17 +268,31 @@ class Table:
             self._left |= 1 << seat
         self._players[seat] = 0
 
+    def set_level(self, sb, bb, ante=0, ante_kind="each"):
+        """The stakes from the next deal on (T4): small blind, big blind, ante and its kind,
+        "each" (every player dealt in posts it) or "bb" (the big blind posts one for the
+        table). An event, like a seat event, and True; the level already in force changes
+        nothing and is no event: False."""
+        _check_level(sb, bb, ante, ante_kind)
+        level = (sb, bb, ante, ANTE_KINDS[ante_kind == "bb"])
+        if level == self._level:
+            return False
+        self._save_for_undo()
+        self._level = level
+        return True
+
     def undo(self):
         """Revert the last successful event (at least 32 deep)."""
         if not self._undos:
             raise RuleError("nothing to undo")
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
-        self._restore_from_undo(self._top * (2 * self.seats + 16))
+        self._restore_from_undo(self._top)
 
     def deal(self, button=None):
         """Deal the next hand (the first one with the seat that won the draw for the button)."""
         players = self._players
+        tournament = self.tournament
         active = self._seats_with(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
@@ -262,12 +320,14 @@ class Table:
             # waiting player who would have come in only on it): the last two or more
             # present players just play, owing nothing.
             for seat in range(1, n + 1):
-                if present >> seat & 1:
+                if tournament:
+                    players[seat] &= ~_NEW  # nobody held out (T2)
+                elif present >> seat & 1:
                     players[seat] = _ACTIVE | (players[seat] & _PAID_BB)
             (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
              eligible) = self._plan(button)
             dealt = eligible | 1 << bb
-        active = self._seats_with(_ACTIVE)
+        active = self._seats_with(_ACTIVE) & dealt
         heads_up = _count(dealt) == 2
         if heads_up:  # H1, H2: the BB keeps moving; the other player has the button and SB
             if first:
@@ -281,7 +341,8 @@ class Table:
         else:
             sb_player = 0
         # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
-        # them; a missed blind stays marked until it is paid.
+        # them; a missed blind stays marked until it is paid. (T1: at a tournament table
+        # only a new player may be held out.)
         for seat in range(1, n + 1):
             player = players[seat]
             if player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1:
@@ -298,7 +359,7 @@ class Table:
                 pass
             elif seat == bb:
                 post = _LIVE_BB  # M4: a big blind and nothing extra
-            else:
+            else:  # (T1: at a tournament table nobody waiting owes, nobody new posts)
                 if player & _STATUS == _WAITING:
                     if player & _NEW:
                         if not self._plays_free(seat, passed, travel):
@@ -312,11 +373,15 @@ class Table:
             posting[seat] = post
         paid_bb = 1 << bb  # seats paying a big blind as a blind this hand
         carries_sb = 0
-        if self.rules == "moving" and not first and not heads_up:
+        if self.rules == "moving" and not first and not heads_up and not tournament:
             sb_player, paid_bb, carries_sb = self._make_up(active, sb_player, bb, paid_bb)
         for seat in range(1, n + 1):
             player = players[seat] & ~(_CARRIES_SB | _PAID_BB)
-            if dealt >> seat & 1:
+            if tournament and player:
+                # T1: away is only shown; T2: a newcomer held out waits for one hand
+                player = (_AWAY if player & _STATUS == _AWAY
+                          else _ACTIVE if dealt >> seat & 1 else _WAITING)
+            elif dealt >> seat & 1:
                 player = _ACTIVE
             if paid_bb >> seat & 1:
                 player |= _PAID_BB
@@ -329,20 +394,15 @@ class Table:
         self._sb_player = sb_player
         self._bb = bb
         self._dealt = dealt
+        self._hand_level = self._level
         # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
         # the first seat after the button.
-        k = 0
-        for seat in range(1, n + 1):
-            if posting[seat]:
-                k += 1
-        posts = bytearray(k)
-        k = 0
+        posts = bytearray()
         seat = button_seat
         for _ in range(n):
             seat = seat % n + 1
             if posting[seat]:
-                posts[k] = seat * 16 + posting[seat]
-                k += 1
+                posts.append(seat * 16 + posting[seat])
         self._posts = bytes(posts)
         self._left = 0
         self._passed = passed
@@ -355,7 +415,8 @@ class Table:
     def to_dict(self):
         """The whole table as plain JSON-compatible data (short keys, lists)."""
         return {
-            "v": FORMAT, "n": self.seats, "r": self.rules, "k": list(self.stakes),
+            "v": FORMAT, "n": self.seats, "r": self.rules, "t": 1 if self.tournament else 0,
+            "k": list(self._level), "l": list(self._hand_level),
             "h": self._hands, "f": list(self._players[1:]),
             "p": [self._button, self._sb_seat, self._sb_player, self._bb, self._dealt,
                   self._left, self._passed, self._travel],
@@ -365,18 +426,31 @@ class Table:
     @classmethod
     def from_dict(cls, d):
         """A table from to_dict() data. Data that is incomplete, malformed or inconsistent
-        (a damaged state file) raises RuleError rather than giving a table that misbehaves."""
+        (a damaged state file) raises RuleError rather than giving a table that misbehaves.
+        Format 1 (before levels and tournaments) is read as a cash game without antes."""
         try:
-            if d["v"] != FORMAT:
-                raise RuleError("table data format %r is not %d" % (d["v"], FORMAT))
-            t = cls(d["n"], d["r"], tuple(d["k"]))
+            version = d["v"]
+            level = d["k"]
+            if version == 1:
+                level = hand_level = level + [0, "each"]
+                tournament = 0
+            elif version == FORMAT:
+                hand_level = d["l"]
+                tournament = d["t"]
+            else:
+                raise RuleError("table data format %r is not %d" % (version, FORMAT))
+            t = cls(d["n"], d["r"], level[:2], tournament == 1)
+            _check_level(*level)
+            _check_level(*hand_level)
+            t._level = tuple(level)
+            t._hand_level = tuple(hand_level)
             n = t.seats
             players = d["f"]
             hands = d["h"]
             last = d["p"]
             posts = d["q"]
             ok = (len(players) == n and type(hands) is int and hands >= 0 and len(last) == 8
-                  and len(posts) <= n)
+                  and len(posts) <= n and type(tournament) is int and 0 <= tournament <= 1)
             for x in players:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in last + posts:
@@ -413,51 +487,66 @@ class Table:
 
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
-        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count."""
+        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count;
+        beside it, in _undo_levels, the two levels (references: nothing allocated)."""
         n = self.seats
         players = self._players
         ring = self._undo
-        at = self._top * (2 * n + 16)
+        top = self._top
+        at = top * (2 * n + 16)
         for seat in range(1, n + 1):
             ring[at + seat - 1] = players[seat]
         at += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
-            for k in range(_SIZES[j] - 1, -1, -1):  # big-endian
+            size = _SIZES[j]
+            for k in range(size - 1, -1, -1):  # big-endian
                 ring[at + k] = v & 255
                 v >>= 8
-            at += _SIZES[j]
+            at += size
         posts = self._posts
         ring[at] = len(posts)
         for i in range(len(posts)):
             ring[at + 1 + i] = posts[i]
-        self._top = (self._top + 1) % UNDO_DEPTH
+        self._undo_levels[2 * top] = self._level  # references to tuples: nothing allocated
+        self._undo_levels[2 * top + 1] = self._hand_level
+        self._top = (top + 1) % UNDO_DEPTH
         if self._undos < UNDO_DEPTH:
             self._undos += 1
 
-    def _restore_from_undo(self, at):
-        """The state kept in the undo record at offset `at`."""
+    def _restore_from_undo(self, top):
+        """The state kept in the undo record number `top`."""
         n = self.seats
         players = self._players
         ring = self._undo
+        self._level = self._undo_levels[2 * top]
+        self._hand_level = self._undo_levels[2 * top + 1]
+        at = top * (2 * n + 16)
         for seat in range(1, n + 1):
             players[seat] = ring[at + seat - 1]
         at += n
         for j in range(len(_RECORD)):
-            v = 0
-            for k in range(_SIZES[j]):
+            size = _SIZES[j]
+            v = ring[at]
+            for k in range(1, size):
                 v = v << 8 | ring[at + k]
             setattr(self, _RECORD[j], v)
-            at += _SIZES[j]
+            at += size
         self._posts = bytes(ring[at + 1:at + 1 + ring[at]])
         self._hand = None
 
+    def _no_choice(self, seat):
+        if self.tournament:
+            raise RuleError("seat %d: a tournament has no post or wait, all are dealt in" % seat)
+
     def _seats_with(self, status):
-        """The seats whose player has this status, as a mask."""
+        """The seats whose player has this status, as a mask; _ACTIVE at a tournament table:
+        every seated player, who counts as active (T1)."""
         players = self._players
+        everybody = status == _ACTIVE and self.tournament
         seats = 0
         for seat in range(1, self.seats + 1):
-            if players[seat] & _STATUS == status:
+            if players[seat] & _STATUS == status or everybody and players[seat]:
                 seats |= 1 << seat
         return seats
 
@@ -554,13 +643,19 @@ class Table:
             bb_passes = self._seats_after(sb_seat, bb)
             passed = sb_passes | bb_passes
             travel = 0
-        # D2: a waiting player on the button or after it, before the BB, waits for it to pass
-        zone = ((1 << button_seat) | self._seats_after(button_seat, bb)) & ~(1 << bb)
+        # D2: a waiting player on the button or after it, before the BB, waits for it to
+        # pass; T2: at a tournament table, a newcomer on the button or SB position waits
+        tournament = self.tournament
+        zone = ((1 << button_seat) | (1 << sb_seat if tournament
+                                      else self._seats_after(button_seat, bb))) & ~(1 << bb)
         eligible = 0
         for seat in range(1, n + 1):
             player = players[seat]
             status = player & _STATUS
-            if status == _ACTIVE:
+            if tournament:  # T1: everybody seated
+                if player and not (player & _NEW and zone >> seat & 1):
+                    eligible |= 1 << seat
+            elif status == _ACTIVE:
                 eligible |= 1 << seat
             elif status == _WAITING and not zone >> seat & 1:
                 if not player & _WAITS_FOR_BB or (player & _NEW
@@ -612,13 +707,19 @@ class Table:
             seat = seat % n + 1
             if self._dealt >> seat & 1:
                 dealt.append(seat)
-        small, big = self.stakes
+        level = self._hand_level
+        small, big, ante, kind = level
         posts = {}
         for post in self._posts:
             posts[post >> 4] = ((0, small, big)[post >> 2 & 3], (post & 3) * small)
+        if ante:  # T5: dead money, added to the dead part of the post
+            for seat in dealt:
+                if kind == "each" or seat == self._bb:
+                    live, dead = posts.get(seat, (0, 0))
+                    posts[seat] = (live, dead + ante)
         if len(dealt) == 2:
             first = self._button
         else:
             first = self._next_seat(self._bb, self._dealt & ~(1 << self._bb))
         return Hand(self._hands, self._button, self._sb_player or None, self._bb,
-                    tuple(dealt), posts, first)
+                    tuple(dealt), posts, first, level)

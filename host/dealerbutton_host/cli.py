@@ -95,6 +95,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--hands", type=_positive, default=5000, help="hands per rule set")
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
+    s.add_argument("--tournament", action="store_true",
+                   help="play a tournament per rule set instead (--hands: at most)")
+    s.add_argument("--players", type=int, help="tournament: players at the start (default: "
+                   "the seats)")
+    s.add_argument("--minutes", type=_positive, default=20, help="tournament: minutes a level")
+    s.add_argument("--pace", type=_positive, default=30, help="tournament: hands an hour")
+    s.add_argument("--ante-kind", choices=("bb", "each"), default="bb",
+                   help="tournament: big-blind ante, or an ante from each player")
 
     w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
                        "(and drives a board over Web Serial)")
@@ -149,7 +157,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             return bench_main([])
         if args.command == "simulate":
             from .simulate import main as simulate_main
+            from .simulate import tournament_main
 
+            if args.tournament:
+                return tournament_main(args.seed, args.rules, args.seats, args.players,
+                                       args.minutes, args.pace, args.ante_kind, args.hands)
             return simulate_main(args.seed, args.hands, args.rules, args.seats)
         if args.command == "web":
             return web(args)

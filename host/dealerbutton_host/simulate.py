@@ -357,3 +357,321 @@ def main(seed: int, hands: int, rules: str, seats: int) -> int:
         for line in report.lines():
             print(line)
     return 0
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+# A home tournament's blind schedule: (small blind, big blind, ante each player). The
+# big-blind ante (--ante-kind bb) is one big blind, from the level where antes start; past
+# the end of the list every level doubles the last one.
+SCHEDULE = ((25, 50, 0), (50, 100, 0), (75, 150, 25), (100, 200, 25), (150, 300, 50),
+            (200, 400, 50), (300, 600, 75), (400, 800, 100), (500, 1000, 100),
+            (700, 1400, 200), (1000, 2000, 300), (1500, 3000, 400), (2000, 4000, 500))
+STACK = 5000          # starting chips: 100 big blinds of the first level
+LATE_LEVELS = 3       # late registration and re-entry until the end of this level
+AWAY_CHANCE = 0.01    # a player in the hand steps away after it ...
+AWAY_HANDS = (2, 25)  # ... for this many hands (blinded off meanwhile)
+
+
+def level_at(number: int, ante_kind: str):
+    """(sb, bb, ante, ante kind) of a level, 1-based."""
+    if number <= len(SCHEDULE):
+        sb, bb, ante = SCHEDULE[number - 1]
+    else:
+        sb, bb, ante = SCHEDULE[-1]
+        for _ in range(number - len(SCHEDULE)):
+            sb, bb, ante = 2 * sb, 2 * bb, 2 * ante
+    if ante_kind == "bb":
+        ante = bb if ante else 0
+    return sb, bb, ante, ante_kind
+
+
+class LevelFigures:
+    __slots__ = ("level", "hands", "players", "busts", "entries", "blinds", "antes",
+                 "blinded_off", "held_out", "dead_buttons")
+
+    def __init__(self, level):
+        self.level = level
+        self.hands = self.busts = self.entries = self.blinds = self.antes = 0
+        self.blinded_off = self.held_out = self.dead_buttons = 0
+        self.players = 0
+
+
+class Tournament:
+    """One tournament table from the first hand to its winner: chips won and lost at random,
+    blinds and antes from the schedule, players away (blinded off), busts, late entries."""
+
+    def __init__(self, seed: int, rules: str, seats: int, players: int, hands_per_level: int,
+                 ante_kind: str, max_hands: int):
+        self.rng = random.Random("%d/%s/%d/tournament" % (seed, rules, seats))
+        self.rules = rules
+        self.seats = seats
+        self.players = players
+        self.hands_per_level = hands_per_level
+        self.ante_kind = ante_kind
+        self.max_hands = max_hands
+        self.t = Table(seats=seats, rules=rules, stakes=level_at(1, ante_kind)[:2],
+                       tournament=True)
+        self.stacks: Dict[int, int] = {}
+        self.away_until: Dict[int, int] = {}
+        self.newcomers: set = set()   # sat down since the last hand
+        self.held_out: set = set()    # held out of the last hand (T2)
+        self.level = 1
+        self.levels: List[LevelFigures] = []
+        self.history: List[str] = []
+        self.checks = self.round_trips = self.undos = 0
+        self.entries = self.busts = 0
+
+    def fail(self, rule: str, text: str):
+        err = InvariantFailed("%s (%s) in the tournament, hand %d, rules %s\nlast events: %s"
+                              % (text, rule, self.t.hands, self.rules,
+                                 "; ".join(self.history[-40:])))
+        err.history = list(self.history)
+        raise err
+
+    def check(self, ok: bool, rule: str, text: str):
+        self.checks += 1
+        if not ok:
+            self.fail(rule, text)
+
+    def event(self, label: str, fn, *args):
+        """An event the rules must accept; now and then undone and done again (E3)."""
+        before = self.t.to_dict()
+        try:
+            fn(*args)
+        except RuleError as e:
+            self.fail("E2", "%s refused: %s" % (label, e))
+        self.history.append(label)
+        if self.rng.random() < 0.05:
+            after = self.t.to_dict()
+            self.t.undo()
+            self.check(self.t.to_dict() == before, "E3", "undo of %r did not restore" % label)
+            fn(*args)
+            self.check(self.t.to_dict() == after, "E3", "redo of %r differs" % label)
+            self.undos += 1
+
+    def seated(self) -> List[int]:
+        return [s for s in range(1, self.seats + 1) if self.t.status(s) != "empty"]
+
+    def sit(self, seat: int) -> None:
+        self.event("sit %d" % seat, self.t.sit, seat)
+        self.stacks[seat] = STACK
+        self.entries += 1
+        if self.t.hands:
+            self.newcomers.add(seat)
+            self.levels[-1].entries += 1
+
+    def refusals(self) -> None:
+        """T1: no post or wait choice at a tournament table (a newcomer posting, a player
+        back waiting for the BB, a choice made): refused, and nothing changed."""
+        t = self.t
+        before = t.to_dict()
+        tries = []
+        empty = [s for s in range(1, self.seats + 1) if t.status(s) == "empty"]
+        if empty:
+            tries.append(("sit %d post" % empty[0], lambda: t.sit(empty[0], post=True)))
+        away = [s for s in range(1, self.seats + 1) if t.status(s) == "away"]
+        if away:
+            tries.append(("back %d wait" % away[0], lambda: t.back(away[0], wait=True)))
+        seat = self.rng.choice(self.seated())
+        tries.append(("choose %d post" % seat, lambda: t.choose(seat, "post")))
+        for label, fn in tries:
+            try:
+                fn()
+            except RuleError as e:
+                self.check("no post or wait" in str(e), "T1", "%s refused: %s" % (label, e))
+            else:
+                self.fail("T1", "%s was accepted" % label)
+        self.check(t.to_dict() == before, "T1", "a refused choice changed the table")
+
+    def between_hands(self) -> None:
+        rng, t = self.rng, self.t
+        hands = t.hands
+        for seat in sorted(self.away_until):
+            if self.away_until[seat] <= hands:
+                del self.away_until[seat]
+                self.event("back %d" % seat, t.back, seat)
+        h = t.hand
+        assert h is not None
+        for seat in h.dealt:
+            if (t.status(seat) == "active" and seat not in self.away_until
+                    and rng.random() < AWAY_CHANCE):
+                self.event("away %d" % seat, t.away, seat)
+                self.away_until[seat] = hands + rng.randint(*AWAY_HANDS)
+        if self.level <= LATE_LEVELS:  # late registration: now and then a new player
+            empty = [s for s in range(1, self.seats + 1) if t.status(s) == "empty"]
+            if empty and rng.random() < 0.04:
+                self.sit(rng.choice(empty))
+        if hands % self.hands_per_level == 0:
+            self.level += 1
+            sb, bb, ante, kind = level_at(self.level, self.ante_kind)
+            self.event("level %d/%d ante %d %s" % (sb, bb, ante, kind), t.set_level, sb, bb,
+                       ante, kind)
+            self.levels.append(LevelFigures(self.level))
+        if rng.random() < 0.02:
+            self.refusals()
+
+    def deal(self):
+        t = self.t
+        seated = self.seated()
+        status_before = {s: t.status(s) for s in seated}
+        level = t.level
+        twin = Table.from_dict(json.loads(json.dumps(t.to_dict())))
+        button = self.rng.choice(seated) if t.hands == 0 else None
+        h = t.deal(button) if button else t.deal()
+        self.history.append("deal %s -> %r" % (button or "", h))
+        h2 = twin.deal(button) if button else twin.deal()
+        self.check(hand_key(h2) == hand_key(h) and twin.to_dict() == t.to_dict(), "E4",
+                   "a restored table dealt %r, not %r" % (h2, h))
+        self.round_trips += 1
+        sb, bb, ante, kind = level
+        self.check(h.level == level, "T4", "hand dealt at %r, the level is %r"
+                   % (h.level, level))
+        skipped = set(seated) - set(h.dealt)
+        self.check(skipped <= self.newcomers, "T1", "seats %r skipped, newcomers %r"
+                   % (sorted(skipped), sorted(self.newcomers)))
+        self.check(not skipped & self.held_out, "T2", "seats %r held out twice"
+                   % sorted(skipped & self.held_out))
+        for s in skipped:
+            self.check(s == h.button or h.sb is None or len(h.dealt) == 2, "T2",
+                       "seat %d held out off the button and SB position" % s)
+        antes = 0
+        for s in h.dealt:
+            live, dead = h.posts.get(s, (0, 0))
+            a = ante if kind == "each" or s == h.bb else 0
+            want = bb if s == h.bb else sb if s == h.sb else 0
+            self.check((live, dead) == (want, a), "T5", "seat %d posts %r, due %r"
+                       % (s, (live, dead), (want, a)))
+            antes += a
+        self.check(set(h.posts) <= set(h.dealt), "D1", "posts by seats not dealt in")
+        if len(h.dealt) == 2:
+            self.check(h.sb == h.button and h.first_to_act == h.button, "H1",
+                       "heads-up %r: the button must post the SB" % h)
+        for s in range(1, self.seats + 1):
+            self.check(t.owes(s) == (0, 0), "T1", "seat %d owes %r" % (s, t.owes(s)))
+        fig = self.levels[-1]
+        fig.hands += 1
+        fig.antes += antes
+        fig.blinds += sum(live for live, _ in h.posts.values())
+        fig.blinded_off += sum(1 for s in h.dealt if status_before[s] == "away")
+        fig.held_out += len(skipped)
+        fig.dead_buttons += h.button not in h.dealt
+        self.held_out = skipped
+        self.newcomers = set()
+        return h
+
+    def play_hand(self, h) -> None:
+        """Chips: every post into the pot (a short stack all in for less); now and then two
+        players in the hand get all their chips in, else one of them takes the pot. Away
+        players fold."""
+        rng, stacks = self.rng, self.stacks
+        pot = 0
+        for s, (live, dead) in h.posts.items():
+            paid = min(stacks[s], live + dead)
+            stacks[s] -= paid
+            pot += paid
+        playing = [s for s in h.dealt if s not in self.away_until and self.t.status(s) != "away"]
+        if not playing:
+            playing = [h.bb]
+        if len(playing) >= 2 and rng.random() < 0.12:
+            a, b = rng.sample(playing, 2)
+            stake = min(stacks[a], stacks[b])
+            winner, loser = (a, b) if rng.random() < 0.5 else (b, a)
+            stacks[winner] += stake + pot
+            stacks[loser] -= stake
+        else:
+            stacks[rng.choice(playing)] += pot
+        for s in h.dealt:
+            if stacks[s] == 0:
+                self.event("leave %d" % s, self.t.leave, s)
+                del stacks[s]
+                self.away_until.pop(s, None)
+                self.busts += 1
+                self.levels[-1].busts += 1
+                if self.level <= LATE_LEVELS and rng.random() < 0.5:
+                    self.sit(s)  # re-entry: sitting down again (T2)
+
+    def run(self) -> "Tournament":
+        seats = list(range(1, self.seats + 1))
+        self.rng.shuffle(seats)
+        for s in sorted(seats[:self.players]):
+            self.sit(s)
+        self.levels.append(LevelFigures(1))
+        self.t.set_level(*level_at(1, self.ante_kind))
+        while len(self.seated()) >= 2 and self.t.hands < self.max_hands:
+            if self.t.hands:
+                self.between_hands()
+            fig = self.levels[-1]
+            if not fig.hands:
+                fig.players = len(self.seated())
+            h = self.deal()
+            self.play_hand(h)
+        chips = sum(self.stacks.values())
+        self.check(chips == STACK * self.entries, "chips", "%d chips on the table, %d bought in"
+                   % (chips, STACK * self.entries))
+        return self
+
+    def lines(self) -> List[str]:
+        t = self.t
+        out = ["tournament, rules %s: %d seats, %d players of %d chips, %d hands a level, "
+               "%s ante" % (self.rules, self.seats, self.players, STACK, self.hands_per_level,
+                            "big-blind" if self.ante_kind == "bb" else "each player's"),
+               "level     blinds   ante  hands players busts entries  blinds posted  antes "
+               "posted  blinded off  held out  dead buttons"]
+        total = LevelFigures(0)
+        for fig in self.levels:
+            sb, bb, ante, _ = level_at(fig.level, self.ante_kind)
+            out.append("%5d %10s %6s %6d %7d %5d %7d %14d %13d %12d %9d %13d" % (
+                fig.level, "%d/%d" % (sb, bb), ante or "-", fig.hands, fig.players, fig.busts,
+                fig.entries, fig.blinds, fig.antes, fig.blinded_off, fig.held_out,
+                fig.dead_buttons))
+            for k in ("hands", "busts", "entries", "blinds", "antes", "blinded_off",
+                      "held_out", "dead_buttons"):
+                setattr(total, k, getattr(total, k) + getattr(fig, k))
+        out.append("%5s %10s %6s %6d %7s %5d %7d %14d %13d %12d %9d %13d" % (
+            "all", "", "", total.hands, "", total.busts, total.entries, total.blinds,
+            total.antes, total.blinded_off, total.held_out, total.dead_buttons))
+        left = self.seated()
+        if len(left) == 1:
+            end = "won by seat %d with all %d chips" % (left[0], self.stacks[left[0]])
+        else:
+            end = "stopped at the hand limit with %d players left" % len(left)
+        out.append("%d hands, level %d reached, players left: %d of %d entries (%d late "
+                   "or re-entries), %d busts; %s" % (t.hands, self.level, len(left),
+                                                     self.entries, self.entries - self.players,
+                                                     self.busts, end))
+        out.append("invariants held: %d checks over %d hands; %d undos exact, %d round trips "
+                   "deal the same" % (self.checks, t.hands, self.undos, self.round_trips))
+        return out
+
+
+def tournament_main(seed: int, rules: str, seats: int, players: Optional[int], minutes: int,
+                    pace: int, ante_kind: str, max_hands: int) -> int:
+    if not 2 <= seats <= 12:
+        print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
+        return 2
+    players = seats if players is None else players
+    if not 2 <= players <= seats:
+        print("dealerbutton simulate: --players must be 2..%d (the seats)" % seats,
+              file=sys.stderr)
+        return 2
+    hands_per_level = max(1, minutes * pace // 60)
+    sets = RULE_SETS if rules == "all" else (rules,)
+    print("simulate: seed %d, a tournament per rule set; levels of %d minutes at %d hands an "
+          "hour: %d hands a level" % (seed, minutes, pace, hands_per_level))
+    for name in sets:
+        start = time.monotonic()
+        try:
+            done = Tournament(seed, name, seats, players, hands_per_level, ante_kind,
+                              max_hands).run()
+        except InvariantFailed as e:
+            print()
+            print("INVARIANT FAILED (seed %d): %s" % (seed, e))
+            return 1
+        sys.stdout.flush()
+        print("tournament %s: %d hands in %.2f s" % (name, done.t.hands,
+                                                     time.monotonic() - start), file=sys.stderr)
+        print()
+        for line in done.lines():
+            print(line)
+    return 0

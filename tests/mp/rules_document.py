@@ -1,8 +1,9 @@
 """Runs the worked examples of firmware/dealerbutton/RULES.md, on both runtimes.
 
 An example is a fenced block whose info string is ``table``. Its first line sets the
-table up (``dead, 5 seats, 10/20``); every other line is an event, in the words of the
-device's commands, or a question, and the indented lines after it are what it must give:
+table up (``dead, 5 seats, 10/20``, or ``dead tournament, 9 seats, 10/20``); every other
+line is an event, in the words of the device's commands, or a question, and the indented
+lines after it are what it must give:
 
     sit 1 2 3 4 5           players sit down (``sit 6 post``: a newcomer who posts)
     away 4 5 / leave 1 2    one or more players step away, or leave
@@ -12,6 +13,9 @@ device's commands, or a question, and the indented lines after it are what it mu
       hand 2: button 2, SB 3, BB 5; dealt 3 5 1 2; posts 3: 10, 5: 20
     seat 4                  a seat: its player's status (and choice) and what he owes
       seat 4: away, owes 20 + 10 dead
+    level 25/50 ante 5      the level from the next deal on (``ante 100 bb``: a big-blind
+                            ante); ``level`` alone: the level in force
+      level: 25/50 ante 5
 
 ``dealt`` lists the seats dealt in clockwise from the one after the button (so the last
 one acts last after the flop); the posts are live chips, then dead ones. A refused event
@@ -83,20 +87,37 @@ def seat_line(t, s):
     status = t.status(s)
     if status == "empty":
         return "seat %d: empty" % s
-    if status == "waiting":
+    if status == "waiting" and t.choice(s) is not None:
         status = "waiting (%s)" % t.choice(s)
     live, dead = t.owes(s)
     return "seat %d: %s, owes %s" % (s, status, amount(live, dead) if live or dead
                                      else "nothing")
 
 
+def level_line(t):
+    small, big, ante, kind = t.level
+    text = "level: %d/%d" % (small, big)
+    if ante:
+        text += " ante %d" % ante + (" bb" if kind == "bb" else "")
+    return text
+
+
 def setup(line):
-    """'dead, 5 seats, 10/20' -> Table."""
+    """'dead, 5 seats, 10/20' (or 'dead tournament, ...') -> Table."""
     parts = [p.strip() for p in line.split(",")]
     if len(parts) != 3 or not parts[1].endswith(" seats"):
         raise ValueError("first line must read like 'dead, 5 seats, 10/20': %r" % line)
     small, big = parts[2].split("/")
-    return Table(int(parts[1].split()[0]), parts[0], (int(small), int(big)))
+    kind = parts[0].split()
+    return Table(int(parts[1].split()[0]), kind[0], (int(small), int(big)),
+                 tournament=kind[1:] == ["tournament"])
+
+
+def set_level(t, args):
+    """'25/50', '25/50 ante 5', '50/100 ante 100 bb'"""
+    small, big = args[0].split("/")
+    ante = int(args[2]) if len(args) > 2 else 0
+    t.set_level(int(small), int(big), ante, args[3] if len(args) > 3 else "each")
 
 
 def event(t, words):
@@ -105,6 +126,8 @@ def event(t, words):
     args = words[1:]
     if name == "seat":
         return [seat_line(t, int(a)) for a in args]
+    if name == "level" and not args:
+        return [level_line(t)]
     try:
         if name == "sit":
             post = args[-1] == "post"
@@ -122,6 +145,8 @@ def event(t, words):
             t.choose(int(args[0]), args[1])
         elif name == "undo":
             t.undo()
+        elif name == "level":
+            set_level(t, args)
         elif name == "deal":
             return [hand_line(t.deal(button=int(args[0])) if args else t.deal())]
         else:

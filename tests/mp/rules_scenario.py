@@ -3,8 +3,10 @@
 ``check_deal``, ``check_table`` and ``check_debts_kept`` are the invariants of the rules
 core (one BB, always dealt in; heads-up the button posts the SB; nobody owes more than
 one SB and one BB; what a player away or held out owes never shrinks; in ``dead`` the
-last BB posts the SB ...); the example tests, the hypothesis properties and the
-exhaustive walk all use them.
+last BB posts the SB; antes are dead money at the level the hand was dealt at; at a
+tournament table everybody seated is dealt in but a newcomer on the button or the SB
+position, and nobody owes or chooses anything ...); the example tests, the hypothesis
+properties and the exhaustive walk all use them.
 """
 
 from dealerbutton.rules import RuleError, Table
@@ -13,9 +15,14 @@ NAMES = ("Alice", "Bob", "Carol", "David", "Ellen", "Frank", "Gina", "Hal", "Ivy
          "Kim", "Lee")
 
 
-def table(seats=9, players=(1, 2, 3, 4, 5, 6, 7), button=None, rules="dead", stakes=(10, 20)):
+# The levels the random walks switch between: none with antes, antes each, a big-blind ante.
+LEVELS = ((10, 20, 0, "each"), (25, 50, 5, "each"), (50, 100, 100, "bb"))
+
+
+def table(seats=9, players=(1, 2, 3, 4, 5, 6, 7), button=None, rules="dead", stakes=(10, 20),
+          tournament=False):
     """A table with these players seated before the first hand; dealt once if button given."""
-    t = Table(seats=seats, rules=rules, stakes=stakes)
+    t = Table(seats=seats, rules=rules, stakes=stakes, tournament=tournament)
     for s in players:
         t.sit(s)
     if button is not None:
@@ -49,7 +56,7 @@ def statuses(t):
         if st == "empty":
             out.append(".")
         elif st == "waiting":
-            out.append("w:" + t.choice(s))
+            out.append("w:" + t.choice(s) if t.choice(s) else "w")  # none in a tournament
         else:
             out.append(st[0] if st == "active" else "x")
     return " ".join(out)
@@ -74,6 +81,17 @@ def refused(fn, *args, **kw):
     raise AssertionError("%s%r was not refused" % (getattr(fn, "__name__", fn), args))
 
 
+def refuses_every_table_data(bad):
+    """Table.from_dict must refuse each of these saved forms with a ValueError and a message."""
+    for d in bad:
+        try:
+            Table.from_dict(d)
+        except ValueError as e:
+            assert str(e)
+        else:
+            raise AssertionError("accepted %r" % (d,))
+
+
 def _after(t, bb, dealt):
     n = t.seats
     s = bb
@@ -87,6 +105,7 @@ def _after(t, bb, dealt):
 def check_table(t):
     """Invariants that hold between events."""
     small, big = t.stakes
+    assert t.level[:2] == t.stakes and t.level[3] in ("each", "bb"), t.level
     for s in range(1, t.seats + 1):
         st = t.status(s)
         live, dead = t.owes(s)
@@ -95,17 +114,40 @@ def check_table(t):
             assert (live, dead) == (0, 0), s
         if st == "active":
             assert live == 0, s
-        assert (t.choice(s) is not None) == (st == "waiting"), s
+        if t.tournament:  # T1: nobody owes, nobody chooses
+            assert (live, dead) == (0, 0) and t.choice(s) is None, s
+        else:
+            assert (t.choice(s) is not None) == (st == "waiting"), s
     h = t.hand
     assert (h is None) == (t.hands == 0)
     if h is not None:
         assert h.n == t.hands
 
 
+def before_event(t):
+    """What check_deal needs to know of the table before a deal."""
+    return seat_statuses(t), t.hand, t.level
+
+
+def ante_of(h, s):
+    """The ante seat s posts in hand h (T5): every seat dealt in, or the big blind only."""
+    ante, kind = h.level[2], h.level[3]
+    if s in h.dealt and (kind == "each" or s == h.bb):
+        return ante
+    return 0
+
+
+def blinds_of(h, s):
+    """What seat s posts in hand h, its ante aside: (live, dead)."""
+    live, dead = h.posts.get(s, (0, 0))
+    return live, dead - ante_of(h, s)
+
+
 def check_deal(t, before, h):
-    """Invariants of one deal; `before` is (statuses by seat, previous hand) before it."""
-    small, big = t.stakes
-    st_before, prev = before
+    """Invariants of one deal; `before` is before_event(t) before it."""
+    st_before, prev, level = before
+    assert h.level == level, (h.level, level)  # T4: the level in force when dealt
+    small, big, ante, kind = level
     dealt = h.dealt
     assert len(dealt) >= 2, dealt
     assert len(set(dealt)) == len(dealt)
@@ -113,47 +155,81 @@ def check_deal(t, before, h):
     n = t.seats
     order = [(s - h.button - 1) % n for s in dealt]
     assert order == sorted(order), (h.button, dealt)
-    # D4: nobody away is dealt in; D1: every active player is.
-    present = [s for s in range(1, n + 1) if st_before[s] in ("active", "waiting")]
-    for s in dealt:
-        assert st_before[s] in ("active", "waiting"), (s, st_before[s])
-        assert t.status(s) == "active", s
+    if t.tournament:
+        check_tournament_deal(t, st_before, h)
+    else:
+        # D4: nobody away is dealt in; D1: every active player is.
+        present = [s for s in range(1, n + 1) if st_before[s] in ("active", "waiting")]
+        for s in dealt:
+            assert st_before[s] in ("active", "waiting"), (s, st_before[s])
+            assert t.status(s) == "active", s
+        for s in range(1, n + 1):
+            if st_before[s] == "active":
+                assert s in dealt, ("active player not dealt in", s)
+            if st_before[s] in ("away", "empty"):
+                assert t.status(s) == st_before[s], s
+        assert len(present) >= 2
+    # T5: antes are dead money, posted by every seat dealt in or by the big blind alone
     for s in range(1, n + 1):
-        if st_before[s] == "active":
-            assert s in dealt, ("active player not dealt in", s)
-        if st_before[s] in ("away", "empty"):
-            assert t.status(s) == st_before[s], s
-    assert len(present) >= 2
+        live, dead = h.posts.get(s, (0, 0))
+        assert dead >= ante_of(h, s), (s, h.posts, h.level)
+        if ante and (kind == "each" or s == h.bb) and s in dealt:
+            assert s in h.posts, ("no ante from", s, h.posts)
+    antes = sum([ante_of(h, s) for s in dealt])
+    assert antes == (ante * len(dealt) if kind == "each" else ante), (antes, h.level)
     # exactly one BB, dealt in, posting one live big blind and nothing more (M4)
     assert h.bb in dealt
-    assert h.posts[h.bb] == (big, 0), h.posts
+    assert blinds_of(h, h.bb) == (big, 0), h.posts
     for s in h.posts:
         assert s in dealt, ("post from a seat not dealt in", s)
-        live, dead = h.posts[s]
-        assert 0 <= live <= big and dead >= 0 and live + dead > 0, (s, live, dead)
+        live, dead = blinds_of(h, s)
+        assert 0 <= live <= big and dead >= 0, (s, live, dead)
+        assert live + dead > 0 or ante_of(h, s), (s, live, dead)
         assert dead <= 2 * small, (s, dead)
     if h.sb is not None:
         assert h.sb in dealt and h.sb != h.bb
-        assert h.posts[h.sb][0] + h.posts[h.sb][1] >= small
+        assert sum(blinds_of(h, h.sb)) >= small
     if len(dealt) == 2:  # H1
         assert h.sb == h.button and h.button in dealt, describe(h)
         assert h.first_to_act == h.button
-        assert h.posts[h.button][0] >= small
+        assert blinds_of(h, h.button)[0] >= small
     else:
         assert h.button != h.bb, describe(h)
         assert h.first_to_act == _after(t, h.bb, dealt), describe(h)
         if t.rules == "dead" and prev is not None and st_before[prev.bb] == "active":
             # DB2: a player who paid the BB pays the SB next hand
             assert h.sb == prev.bb, (describe(prev), describe(h))
-            assert h.posts[h.sb] == (small, 0)
-    if t.rules != "moving":  # one big blind only, except MB2 make-ups
+            assert blinds_of(h, h.sb) == (small, 0)
+    if t.rules != "moving" or t.tournament:  # one big blind only, except MB2 make-ups
         for s in h.posts:
-            if s != h.bb:
-                assert st_before[s] == "waiting" or h.posts[s] == (small, 0), (s, h.posts)
+            if s != h.bb and blinds_of(h, s) != (0, 0):
+                assert st_before[s] == "waiting" or blinds_of(h, s) == (small, 0), (s, h.posts)
     if prev is not None:
         assert h.n == prev.n + 1
     else:
         assert h.n == 1
+
+
+def check_tournament_deal(t, st_before, h):
+    """T1..T3: everybody seated is dealt in, away players too (and still shown away), but a
+    newcomer held out on the button or SB position, who then waits one hand; the blinds of
+    the positions and the antes are the only posts."""
+    n = t.seats
+    seated = [s for s in range(1, n + 1) if st_before[s] != "empty"]
+    assert len(seated) >= 2
+    for s in range(1, n + 1):
+        after = t.status(s)
+        if st_before[s] == "empty":
+            assert after == "empty" and s not in h.dealt, s
+        elif s in h.dealt:
+            assert after == ("away" if st_before[s] == "away" else "active"), (s, after)
+        else:  # T2: only a newcomer, never two hands running, on the button or SB position
+            assert st_before[s] in ("active", "away"), ("skipped", s, st_before[s])
+            assert after == ("away" if st_before[s] == "away" else "waiting"), (s, after)
+            assert s == h.button or h.sb is None or len(h.dealt) == 2, (s, describe(h))
+    for s in h.dealt:
+        want = h.level[1] if s == h.bb else h.level[0] if s == h.sb else 0
+        assert blinds_of(h, s) == (want, 0), (s, h.posts)
 
 
 def seat_statuses(t):
@@ -166,17 +242,19 @@ def seat_debts(t):
 
 def check_debts_kept(t, statuses_before, debts_before):
     """M1, M2: across an event (undo aside), a player who stays away, or stays waiting
-    (not dealt in), owes at least what he owed: a missed blind stays marked until paid."""
+    (not dealt in), owes at least what he owed: a missed blind stays marked until paid (a
+    blind: in chips at the level in force, which may have changed)."""
     for s in range(1, t.seats + 1):
         st = statuses_before[s]
         if st in ("away", "waiting") and t.status(s) == st:
             live, dead = t.owes(s)
             was_live, was_dead = debts_before[s]
-            assert live >= was_live and dead >= was_dead, (
+            assert (live or not was_live) and (dead or not was_dead), (
                 "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
 
 
-EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "undo")
+EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "level",
+          "undo")
 
 
 def apply(t, ev, seat):
@@ -199,6 +277,9 @@ def apply(t, ev, seat):
         t.leave(seat)
     elif ev == "deal":
         return t.deal(button=seat) if t.hands == 0 else t.deal()
+    elif ev == "level":  # one of the other two LEVELS, by the seat's parity
+        now = LEVELS.index(t.level)
+        assert t.set_level(*LEVELS[(now + 1 + seat % 2) % len(LEVELS)])
     elif ev == "undo":
         t.undo()
     else:
@@ -212,7 +293,7 @@ def step(t, ev, seat):
     key = state_key(t)
     hk = hand_key(t.hand)
     could_undo = t.can_undo()
-    before = (seat_statuses(t), t.hand)
+    before = before_event(t)
     debts = seat_debts(t)
     try:
         h = apply(t, ev, seat)
