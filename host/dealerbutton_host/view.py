@@ -99,6 +99,8 @@ class TableModel:
         self.connection = ""  # "" when connected, else what is going on
         self.dirty = True  # state/hand must be re-read
         self._last_full = 0.0
+        self.clock: Optional[dict] = None  # a tournament's clock (the `clock` reply)
+        self.clock_at = 0.0                # when it was read (time.monotonic())
 
     def note(self, text: str) -> None:
         self.log.append(time.strftime("%H:%M:%S ") + text)
@@ -136,6 +138,18 @@ class TableModel:
                 self.hand = reply.json()
             elif reply.code == "nohand":
                 self.hand = None
+            if self.config.get("tournament"):
+                reply = client.send("clock")
+                self.clock = reply.json() if reply.ok else None
+                self.clock_at = now
+
+    def clock_left(self, now: float) -> int:
+        """The clock's ms left now, counted down between two reads."""
+        c = self.clock or {}
+        left = int(c.get("ms_left", 0))
+        if c.get("running"):
+            left -= int((now - self.clock_at) * 1000)
+        return max(0, left)
 
     # -- derived facts ------------------------------------------------------------------
     def seats(self) -> int:
@@ -191,6 +205,32 @@ def hand_lines(hand: Optional[dict]) -> List[str]:
             "posts %s" % (post_text or "-")]
 
 
+def clock_lines(model: TableModel, now: float) -> List[str]:
+    """The tournament clock in two lines (none in a cash game)."""
+    c = model.clock
+    if not c:
+        return []
+    from dealerbutton.clock import mss
+
+    left = mss(model.clock_left(now))
+    state = "" if c.get("running") else "  PAUSED"
+    if c.get("break"):
+        first = "BREAK  %s left%s" % (left, state)
+    else:
+        first = "level %d  %d/%d  ante %d%s  %s left%s" % (
+            c["level"], c["sb"], c["bb"], c["ante"],
+            " (BB ante)" if c.get("ante_kind") == "bb" and c["ante"] else "", left, state)
+    nxt = c.get("next")
+    if nxt is None:
+        second = "last level: the blinds stay"
+    elif "break" in nxt:
+        second = "then a break of %d min" % nxt["break"]
+    else:
+        second = "next: level %d  %d/%d  ante %d  (%d min)" % (
+            nxt["level"], nxt["sb"], nxt["bb"], nxt["ante"], nxt.get("minutes", 0))
+    return [first, second]
+
+
 def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False):
     """(LED angle list by strip index, seat centre angle list by seat) in turns from the
     top, clockwise, seat 1 first, following the firmware's arcs (ring.py): seat s owns
@@ -221,9 +261,10 @@ def help_text(mode: str, seats: int, width: int = 200) -> str:
 
 
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
-           prompt: str = "") -> List[Item]:
+           prompt: str = "", now: Optional[float] = None) -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it."""
     items: List[Item] = []
+    now = time.monotonic() if now is None else now
 
     def put(y, x, text, style=None):
         if 0 <= y < height and x < width:
@@ -297,6 +338,12 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     put(y, x0, "last hand", "bold")
     for j, line in enumerate(hand_lines(model.hand)):
         put(y + 1 + j, x0, line)
+    clock = clock_lines(model, now)
+    if clock:
+        put(y + 5, x0, "tournament clock", "bold")
+        last_minute = 0 < model.clock_left(now) <= 60000 and (model.clock or {}).get("next")
+        put(y + 6, x0, clock[0], "error" if last_minute else None)
+        put(y + 7, x0, clock[1])
 
     # Events and the help line, at the bottom.
     log_top = height - 2 - log_rows
