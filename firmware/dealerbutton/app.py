@@ -54,6 +54,7 @@ def make_ring(cfg):
 
 class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
+    clock = None           # the tournament clock (restore() makes it); None: a cash game
     repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
 
     def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0):
@@ -85,7 +86,6 @@ class App:
         self.long_at = 0          # when the next-hand button's hold became a long press
         self.clock_armed = False  # ... and reached CLOCK_HOLD_MS: its release is the clock
         self.tournament = cfg.get("tournament")
-        self.clock = None
         for i in range(seats + 1):
             # The first look at each button: one held from power-up never acts (stuck?).
             self.buttons[i].update(pins[i].value() == 0, now_ms)
@@ -339,7 +339,8 @@ class App:
     def clock_toggle(self):
         """The next-hand button held 5 s: the clock pauses, or starts."""
         c = self.clock
-        self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
+        if c is not None:
+            self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
         return "ok clock"
 
     def changed(self, dealt):

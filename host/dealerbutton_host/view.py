@@ -138,7 +138,7 @@ class TableModel:
                 self.hand = reply.json()
             elif reply.code == "nohand":
                 self.hand = None
-            if self.config.get("tournament"):
+            if (self.config or {}).get("tournament"):
                 reply = client.send("clock")
                 self.clock = reply.json() if reply.ok else None
                 self.clock_at = now
