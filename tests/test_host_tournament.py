@@ -156,3 +156,20 @@ def test_the_emulators_clock_reply_is_what_dealerbutton_clock_reads(tmp_path):
     reply = out.splitlines()[-1]
     c = clockview.parse_clock(reply[3:])
     assert c["level"] == 1 and c["ms_left"] == 20 * 60000 and c["ante_kind"] == "bb"
+
+
+def test_the_emulator_view_shows_the_clock_in_a_real_terminal(tmp_path):
+    term = Tmux(dealerbutton("emulate", "--config", SCHEDULE, "--state", tmp_path / "state"))
+    try:
+        term.wait_for(r"tournament clock")
+        term.wait_for(r"level 1  25/50  ante 0  20:00 left  PAUSED")
+        assert "next: level 2  50/100  ante 0  (20 min)" in term.screen()
+        term.keys(":")
+        term.keys("-l", "clock resume")
+        term.keys("Enter")
+        term.wait_for(r"\* clock running")
+        term.wait_for(r"level 1  25/50  ante 0  19:5\d left\s*$")
+        term.keys("Tab", "q")
+        assert term.wait_exit() == 0, term.screen()
+    finally:
+        term.close()
