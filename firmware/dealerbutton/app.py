@@ -32,7 +32,7 @@ from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
 from dealerbutton.stats import Stats
-from dealerbutton.ticks import ticks_diff
+from dealerbutton.ticks import ticks_add, ticks_diff
 
 _HEX = b"0123456789ABCDEF"
 # The table events the undo history names (`* undo ...`), and their options.
@@ -432,34 +432,37 @@ class App:
     # -- the loop ------------------------------------------------------------------------
     render_due = True
     last_frame = 0
+    next_frame = 0   # when the next frame of the steady 40 fps is due
+    # Bit i set while button i needs update() every poll (pressed, settling or held); a
+    # button at rest reading released is skipped: the idle poll is one read per pin.
+    busy = -1
+    # Bit i set while button i is down or its release is being timed, and it is not stuck:
+    # then the loop had better turn every quick_ms. A release counts once seen released
+    # for 20 ms; with 5 ms loop turns, seeing it and then seeing the 20 ms pass would each
+    # add up to a turn, and the press would show up to 30 ms after letting go, not ~22.
+    quick = 0
+    quick_ms = 1
+    rest_turn = 0  # 1 on the turns that read the buttons at rest
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
-        then save if an event happened (between frames)."""
+        then save if an event happened (between frames). Returns quick_ms while a button
+        is down (the loop should come back that soon), else None (its own pace)."""
         self.now = now_ms
         pins = self.pins
-        buttons = self.buttons
-        for i in range(len(buttons)):
-            b = buttons[i]
-            ev = b.update(pins[i].value() == 0, now_ms)
-            if ev:
-                self.button_event(i, ev)
-            if b.long_ready:
-                if not self.long_shown >> i & 1:
-                    # Held long enough: one flash says "let go now" (LONG comes at release).
-                    self.long_shown |= 1 << i
-                    self.ring.flash(i, True, now_ms)
-                    self.render_due = True
-                    if i == 0:
-                        self.long_at = now_ms
-                elif (i == 0 and self.clock is not None and not self.clock_armed
-                      and ticks_diff(now_ms, self.long_at) >= CLOCK_HOLD_MS - b.long_ms):
-                    # Held 5 s: a second flash, letting go now pauses or starts the clock.
-                    self.clock_armed = True
-                    self.ring.flash(0, True, now_ms)
-                    self.render_due = True
-            elif self.long_shown >> i & 1:
-                self.long_shown &= ~(1 << i)
+        busy = self.busy
+        # Buttons at rest are read every other turn (a press lasts 50 ms at least: seen
+        # one turn later, it still counts), those that are not, every turn (a release is
+        # timed to the turn: it is what acts). An idle table: half the reads.
+        self.rest_turn ^= 1
+        if self.rest_turn:
+            for i in range(len(pins)):
+                if busy >> i & 1 or pins[i].value() == 0:
+                    self.poll_button(i, now_ms)
+        elif busy:
+            for i in range(len(pins)):
+                if busy >> i & 1:
+                    self.poll_button(i, now_ms)
         c = self.clock
         if c is not None:
             lines = c.tick(now_ms)
@@ -467,10 +470,49 @@ class App:
                 self.clock_lines(lines)
             elif c.should_save(now_ms):
                 self.save_due = True
-        if self.render_due or ticks_diff(now_ms, self.last_frame) >= self.frame_ms:
+        late = ticks_diff(now_ms, self.next_frame)
+        if late < -self.frame_ms:
+            late = self.frame_ms  # no grid yet (or the clock jumped back): start one now
+        if self.render_due or late >= 0:
             self.frame(now_ms)
+            if late >= 0:
+                # Frames on a 25 ms grid, whatever the loop's own rhythm; one that fell a
+                # whole frame behind starts the grid again from now.
+                self.next_frame = ticks_add(now_ms if late >= self.frame_ms
+                                            else self.next_frame, self.frame_ms)
         if self.save_due:
             self.save()
+        return self.quick_ms if self.quick else None
+
+    def poll_button(self, i, now_ms):
+        b = self.buttons[i]
+        ev = b.update(self.pins[i].value() == 0, now_ms)
+        if ev:
+            self.button_event(i, ev)
+        if b.long_ready:
+            if not self.long_shown >> i & 1:
+                # Held long enough: one flash says "let go now" (LONG comes at release).
+                self.long_shown |= 1 << i
+                self.ring.flash(i, True, now_ms)
+                self.render_due = True
+                if i == 0:
+                    self.long_at = now_ms
+            elif (i == 0 and self.clock is not None and not self.clock_armed
+                  and ticks_diff(now_ms, self.long_at) >= CLOCK_HOLD_MS - b.long_ms):
+                # Held 5 s: a second flash, letting go now pauses or starts the clock.
+                self.clock_armed = True
+                self.ring.flash(0, True, now_ms)
+                self.render_due = True
+        elif self.long_shown >> i & 1:
+            self.long_shown &= ~(1 << i)
+        if b.at_rest:
+            self.busy &= ~(1 << i)
+        else:
+            self.busy |= 1 << i
+        if b.at_rest or b.stuck:
+            self.quick &= ~(1 << i)
+        else:
+            self.quick |= 1 << i
 
     def frame(self, now_ms):
         self.ring.render(now_ms)

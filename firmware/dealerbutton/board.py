@@ -192,11 +192,11 @@ def run(loops=None, console=None):
                                             " (the watchdog resets the board in 8 s)"))
                 return
             now = now_ms()
-            app.tick(now)
+            pause = app.tick(now)  # shorter than LOOP_MS while a button is down
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
             stats.turn(app.last_frame == now)   # collects garbage after a frame if due
-            sleep_ms(LOOP_MS)
+            sleep_ms(pause or LOOP_MS)
         console.release()
     except KeyboardInterrupt:
         console.release()

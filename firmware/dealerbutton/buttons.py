@@ -9,7 +9,7 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton.ticks import ticks_diff
+from dealerbutton.ticks import ticks_add, ticks_diff
 
 NONE = const(0)
 SHORT = const(1)  # released before long_ms
@@ -26,14 +26,26 @@ _LONG = const(4)  # this press has been held for long_ms
 _ARMED = const(8)  # this press may give SHORT/LONG
 _STUCK = const(16)  # held for stuck_ms: ignored until released
 _STARTED = const(32)  # polled at least once
+_BOUNCED = const(64)  # this press bounced: its release waits debounce_ms, not release_ms
+_QUIET = const(128)  # released after release_ms: a new press gets no credit for rearm_ms
 
 
 class Button:
     """One push-button.  ``ev = b.update(pressed, now_ms)`` every poll.
 
-    A level change counts only once the input has stayed at the new level for
-    ``debounce_ms``; the press is timed from the moment the input settled down,
-    so bounce never stretches or shortens it.  A button that is already pressed
+    A press counts only once the input has stayed pressed for ``debounce_ms``, a
+    release once it has stayed released for ``release_ms``; the press is timed
+    from the moment the input settled down, so bounce never stretches or
+    shortens it.  The release is what acts, so its wait is what a player feels
+    between letting go and seeing the ring answer: it is kept short (20 ms),
+    just long enough for the bursts contacts make when let go (up to 10 ms) and
+    for a dirty contact opening for a moment while held (under 20 ms).  Polls
+    every 5-10 ms can mistake a contact that bounces for a long time (the rare
+    ~150 ms outlier) for a steady one, so the short wait is kept for a clean
+    press: one held ``rearm_ms`` (150 ms) without being seen to bounce.  A tap,
+    or a press seen bouncing, waits ``debounce_ms`` for its release as well;
+    and a press beginning within ``rearm_ms`` of a quick release (perhaps that
+    release still bouncing) gets no credit for its time until then.  A button that is already pressed
     at the first poll (held at power-up, or stuck) never gives SHORT or LONG for
     that press: it can only latch as STUCK and later report RELEASED.
 
@@ -45,12 +57,19 @@ class Button:
     """
 
     debounce_ms = 50
+    release_ms = 20
+    rearm_ms = 150  # the longest a contact bounces (the rare outlier): see update()
     long_ms = 1000
     stuck_ms = 30000
 
-    def __init__(self, debounce_ms=None, long_ms=None, stuck_ms=None):
+    def __init__(self, debounce_ms=None, long_ms=None, stuck_ms=None, release_ms=None,
+                 rearm_ms=None):
         if debounce_ms is not None:
             self.debounce_ms = debounce_ms
+        if release_ms is not None:
+            self.release_ms = release_ms
+        if rearm_ms is not None:
+            self.rearm_ms = rearm_ms
         if long_ms is not None:
             self.long_ms = long_ms
         if stuck_ms is not None:
@@ -58,7 +77,9 @@ class Button:
         # Three attributes per button (13 on the board): the flags below, and two times.
         self._s = _ARMED
         self._raw_at = 0  # when the input last changed level
-        self._down_at = 0  # when the debounced press began (input settled low)
+        # When the debounced press began (input settled low); once released after
+        # release_ms, when that release counted.
+        self._down_at = 0
 
     @property
     def stuck(self):
@@ -75,6 +96,12 @@ class Button:
         """The debounced level."""
         return self._s & _DOWN != 0
 
+    @property
+    def at_rest(self):
+        """Released and settled: while its input reads released, update() would change
+        nothing, so a poll may skip it."""
+        return self._s & (_RAW | _DOWN | _STARTED) == _STARTED
+
     def update(self, pressed, now_ms):
         s = self._s
         raw = _RAW if pressed else 0
@@ -85,17 +112,43 @@ class Button:
             return NONE
         if raw != s & _RAW:
             s ^= _RAW
+            if s & _DOWN:
+                if raw:
+                    s |= _BOUNCED  # closed again while its release was timed
+                elif ticks_diff(now_ms, self._down_at) < self.rearm_ms:
+                    # Opened within rearm_ms of the press: maybe still the press's own
+                    # bounce, which polls may have missed until now.
+                    s |= _BOUNCED
+            elif not raw:
+                s |= _BOUNCED  # opened before it counted as a press: a bounce or a tap
+            elif ticks_diff(now_ms, self._raw_at) >= self.debounce_ms:
+                s &= ~_BOUNCED  # a fresh press, after the input rested
+            else:
+                s |= _BOUNCED  # closed again soon after it opened
             self._raw_at = now_ms
-        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= self.debounce_ms:
+            if raw and s & _QUIET:
+                # A press beginning within rearm_ms of a quick release: most likely that
+                # release's bounce (it can last ~150 ms); it gets no credit until then.
+                since = ticks_diff(now_ms, self._down_at)
+                if 0 <= since < self.rearm_ms:
+                    self._raw_at = ticks_add(self._down_at, self.rearm_ms)
+                else:
+                    s &= ~_QUIET
+        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= (
+                self.debounce_ms if raw or s & _BOUNCED else self.release_ms):
             if not raw:
                 # Released: a stuck button works again; an unarmed press gives nothing.
-                self._s = s & ~(_DOWN | _STUCK) | _ARMED
+                after = s & ~(_DOWN | _STUCK | _QUIET) | _ARMED
+                if not s & _BOUNCED:
+                    after |= _QUIET
+                    self._down_at = now_ms
+                self._s = after
                 if s & _STUCK:
                     return RELEASED
                 if not s & _ARMED:
                     return NONE
                 return LONG if s & _LONG else SHORT
-            s = (s | _DOWN) & ~_LONG
+            s = (s | _DOWN) & ~(_LONG | _QUIET)
             self._down_at = self._raw_at
         if raw and s & _DOWN:
             # Held (no release pending): time it from the settled press.

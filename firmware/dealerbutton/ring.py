@@ -4,6 +4,13 @@ The app writes one byte per seat into ``ring.marks`` after every table event; th
 board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
 render() only writes into buffers made in __init__, so it never allocates.
 
+A frame must cost little of its 25 ms on the board, where Python runs about 125 times
+slower than on a PC. So the steady part of the picture (a seat's colours while its mark
+stays the same) is drawn once into ``_base``, brightness applied, with the sum of its bytes
+kept for the current limit; a frame copies it (one C copy) and draws on top only what
+moves: the arcs of seats that breathe or blink, the draw chase and a flash. The result is
+byte for byte the frame of drawing everything every time.
+
 Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
 LEDs than things to show, the first ones win, one LED each):
 
@@ -62,15 +69,75 @@ _CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
 _ERROR_BLINK_MS = const(500)
 _LEVEL_ERROR = const(192)
 
-# Palette roles are numbers, the index into palette.ROLES: 0 button, 1 sb, 2 bb, 3 first,
-# 4 active, 5 away, 6 wait_bb, 7 wait_post, 8 ok, 9 refused, 10 draw, 11 error.
+# Palette roles: where each role's R, G, B sit in the palette bytes, in the order of
+# palette.ROLES (a test checks the two agree).
+ROLE_BUTTON = const(0)
+ROLE_SB = const(1)
+ROLE_BB = const(2)
+ROLE_FIRST = const(3)
+ROLE_ACTIVE = const(4)
+ROLE_AWAY = const(5)
+ROLE_WAIT_BB = const(6)
+ROLE_WAIT_POST = const(7)
+ROLE_OK = const(8)  # an accepted press
+ROLE_REFUSED = const(9)  # a refused press
+ROLE_DRAW = const(10)  # the chase of the draw for the button
+ROLE_ERROR = const(11)  # the pattern of a refused configuration
 
 # The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
 # palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
-# 009E73 D55E00.
+# 009E73 D55E00.  Kept here so that a ring on the default palette never parses hex.
 _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
                 b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
+_BLACK = b"\x00\x00\x00"
+
+# What the steady picture (Ring._base) was drawn for.
+_DRAWN_NOTHING = const(-1)  # nothing yet, or the palette changed: draw it all
+_DRAWN_SEATS = const(0)  # the seats' marks (NORMAL and DRAW modes)
+_DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
+
+
+
+# Two loops over many LEDs run on every frame of a 60-LED ring or of a flash over the whole
+# ring: scaling the frame down to the current budget (every byte) and painting a run of
+# LEDs. In bytecode they cost the board about 2 ms and 1 ms; MicroPython runs them as viper
+# code (fastloops.py), elsewhere these same loops in plain Python (the tests run both on
+# MicroPython, and the frames of both are held to the same bytes).
+def _scale_plain(buf, n, scale):
+    """buf[i] * scale >> 8 for the first n bytes; returns their new sum."""
+    total = 0
+    for i in range(n):
+        v = buf[i] * scale >> 8
+        buf[i] = v
+        total += v
+    return total
+
+
+def _paint_plain(out, phys, span, rgb):
+    """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
+    strip positions phys[k]; returns the change in the sum of out's bytes."""
+    r = rgb[0]
+    g = rgb[1]
+    b = rgb[2]
+    delta = 0
+    for k in range(span & 0xFFFF, span >> 16):
+        p = 3 * phys[k]
+        delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
+        out[p] = r
+        out[p + 1] = g
+        out[p + 2] = b
+    return delta
+
+
+try:
+    from dealerbutton.fastloops import paint as _paint_viper
+    from dealerbutton.fastloops import scale as _scale_viper
+except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
+    _scale_viper = None
+    _paint_viper = None
+_scale = _scale_viper or _scale_plain
+_paint_run = _paint_viper or _paint_plain
 
 ROLES = palettes.ROLES
 DEFAULT_PALETTE = palettes.DEFAULT_PALETTE
@@ -112,6 +179,7 @@ class Ring:
         self.marks = bytearray(seats + 1)
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
+        self._view = memoryview(self.buf)  # copying into a memoryview slice allocates nothing
         self.ma = 0  # estimated current of the last frame
         # Logical LED k (counted from seat 1's first LED, in seat order) -> LED on the strip.
         step = -1 if self.reverse else 1
@@ -119,10 +187,32 @@ class Ring:
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
         # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
         self._show = bytearray(10)
+        self._rgb = bytearray(3)  # one colour being painted
+        # The steady picture, brightness applied: seats whose mark does not animate (or the
+        # error pattern); dark under the seats drawn every frame.
+        self._base = bytearray(3 * leds)
+        self._base_sum = 0  # the sum of its bytes (the current limit needs the frame's sum)
+        self._drawn = bytearray(seats + 1)  # the marks _base shows
+        self._drawn_what = _DRAWN_NOTHING
+        self._drawn_brightness = -1
+        self._live = bytearray(seats)  # the seats drawn every frame (first to act, owes a post)
+        self._lives = 0  # how many of _live are in use
         self._flash_seat = -1
         self._flash_ok = True
         self._flash_at = 0
         self.set_palette(palette)
+
+    def __deepcopy__(self, memo):
+        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
+        be copied."""
+        import copy
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name in self.__dict__:
+            if name != "_view":
+                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
+        new._view = memoryview(new.buf)
+        return new
 
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
@@ -132,6 +222,7 @@ class Ring:
             self._pal = bytearray(_DEFAULT_RGB)
         else:
             self._pal = palettes.rgb(palette)
+        self._drawn_what = _DRAWN_NOTHING
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -155,73 +246,155 @@ class Ring:
 
     # -- the frame ------------------------------------------------------------------
     def render(self, now_ms):
-        buf = self.buf
-        for i in range(len(buf)):
-            buf[i] = 0
+        level = self.brightness
+        if level > 255:
+            level = 255
+        elif level < 0:
+            level = 0
         if self.mode == ERROR:
-            phase = (now_ms // _ERROR_BLINK_MS) & 1
-            for k in range(self.leds):
-                if (k + phase) & 1 == 0:
-                    self._put(k, 11, _LEVEL_ERROR)  # role: error
-        else:
-            for seat in range(1, self.seats + 1):
-                self._seat(seat, now_ms)
+            what = _DRAWN_ERROR + ((now_ms // _ERROR_BLINK_MS) & 1)
+            if what != self._drawn_what or level != self._drawn_brightness:
+                self._draw_error(what - _DRAWN_ERROR, level)
+                self._drawn_what = what
+                self._drawn_brightness = level
+        elif self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
+            self._draw_seats(level)
+        elif self.marks != self._drawn:
+            self._redraw_changed(level)
+        base = self._base
+        self._view[0:len(base)] = base
+        total = self._base_sum
+        if self.mode != ERROR:
+            live = self._live
+            for i in range(self._lives):
+                total += self._seat(live[i], now_ms, level, self.buf)
             if self.mode == DRAW:
-                self._chase(now_ms)
+                total += self._chase(now_ms, level)
         if self._flash_seat >= 0:
-            self._flash(now_ms)
-        self._limit()
-        return buf
+            total += self._flash(now_ms, level)
+        self._limit(total)
+        return self.buf
 
-    def _put(self, k, role, level):
-        p = 3 * self._phys[k]
-        r = 3 * role
+    # -- the steady picture (drawn again only when it changes) ---------------------------
+    def _draw_error(self, phase, level):
+        """Every other LED in the error colour; phase shifts the pattern by one."""
+        base = self._base
+        for i in range(len(base)):
+            base[i] = 0
+        self._base_sum = 0
+        self._colour(ROLE_ERROR, _LEVEL_ERROR, level)
+        for k in range(self.leds):
+            if (k + phase) & 1 == 0:
+                self._base_sum += self._paint(base, k)
+
+    def _draw_seats(self, level):
+        base = self._base
+        for i in range(len(base)):
+            base[i] = 0
+        self._base_sum = 0
+        marks = self.marks
+        drawn = self._drawn
+        for seat in range(self.seats + 1):
+            drawn[seat] = marks[seat]
+        self._lives = 0
+        for seat in range(1, self.seats + 1):
+            if self._animated(marks[seat]):
+                self._live[self._lives] = seat
+                self._lives += 1
+            else:
+                self._base_sum += self._seat(seat, 0, level, base)
+        self._drawn_what = _DRAWN_SEATS
+        self._drawn_brightness = level
+
+    def _redraw_changed(self, level):
+        """The seats whose marks changed since _base was drawn: only theirs is drawn again."""
+        marks = self.marks
+        drawn = self._drawn
+        base = self._base
+        phys = self._phys
+        start = self._start
+        drawn[0] = marks[0]
+        for seat in range(1, self.seats + 1):
+            m = marks[seat]
+            if m == drawn[seat]:
+                continue
+            drawn[seat] = m
+            # Clear the seat's arc (black), then draw it unless it is drawn every frame.
+            self._base_sum += _paint_run(base, phys, start[seat - 1] | start[seat] << 16,
+                                         _BLACK)
+            if not (m & FIRST or m & STATUS_MASK == WAIT_POST):  # (see _animated)
+                self._base_sum += self._seat(seat, 0, level, base)
+        lives = 0
+        live = self._live
+        for seat in range(1, self.seats + 1):
+            m = marks[seat]
+            if m & FIRST or m & STATUS_MASK == WAIT_POST:
+                live[lives] = seat
+                lives += 1
+        self._lives = lives
+
+    @staticmethod
+    def _animated(m):
+        """First to act breathes (the whole arc); owing a post blinks."""
+        return m & FIRST or m & STATUS_MASK == WAIT_POST
+
+    # -- drawing ----------------------------------------------------------------------
+    def _colour(self, role, level, brightness):
+        """A role's R, G, B at a level (0..255), then the brightness (the same two roundings
+        as scaling the drawn frame by the brightness afterwards), into _rgb: no tuple."""
         pal = self._pal
-        buf = self.buf
-        buf[p] = pal[r] * level // 255
-        buf[p + 1] = pal[r + 1] * level // 255
-        buf[p + 2] = pal[r + 2] * level // 255
+        rgb = self._rgb
+        r = 3 * role
+        rgb[0] = pal[r] * level // 255 * brightness // 255
+        rgb[1] = pal[r + 1] * level // 255 * brightness // 255
+        rgb[2] = pal[r + 2] * level // 255 * brightness // 255
 
-    def _seat(self, seat, now_ms):
+    def _paint(self, out, k):
+        """Logical LED k in the colour of _rgb; returns what that adds to the byte sum."""
+        return _paint_run(out, self._phys, k | (k + 1) << 16, self._rgb)
+
+    def _seat(self, seat, now_ms, brightness, out):
+        """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
+        returns the sum of the bytes drawn."""
         m = self.marks[seat]
         status = m & STATUS_MASK
         d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
         n = 0
         if m & BUTTON:
-            d[n] = 0  # role: button
+            d[n] = ROLE_BUTTON
             d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
         if m & BB:
-            d[n] = 2  # role: bb
+            d[n] = ROLE_BB
             d[5 + n] = _LEVEL_ROLE
             n += 1
         if m & SB:
-            d[n] = 1  # role: sb
+            d[n] = ROLE_SB
             d[5 + n] = _LEVEL_ROLE
             n += 1
         if m & FIRST:
-            d[n] = 3  # role: first
+            d[n] = ROLE_FIRST
             d[5 + n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
-            d[n] = 5  # role: away
+            d[n] = ROLE_AWAY
             d[5 + n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
-            d[n] = 6  # role: wait_bb
+            d[n] = ROLE_WAIT_BB
             d[5 + n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
-            d[n] = 7  # role: wait_post
+            d[n] = ROLE_WAIT_POST
             on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
             d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
-            d[n] = 4  # role: active
+            d[n] = ROLE_ACTIVE
             d[5 + n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
-            return
+            return 0
         if m & FIRST:
             # Breathe: a triangle wave between pulse_low and full.
             half = _PULSE_MS // 2
@@ -235,44 +408,57 @@ class Ring:
         size = self._start[seat] - start
         if size >= 4:
             size -= 1  # a dark gap before the next seat
-        if n > size:
-            for j in range(size):
-                self._put(start + j, d[j], d[5 + j])
-            return
-        q = size // n  # LEDs per thing, one more for the first r of them
-        r = size % n
+        phys = self._phys
+        rgb = self._rgb
+        total = 0
         k = start
+        if n > size:
+            n = size  # one LED each for the first ones
+            q = 1
+            r = 0
+        else:
+            q = size // n  # LEDs per thing, one more for the first r of them
+            r = size % n
         for j in range(n):
-            count = q + 1 if j < r else q
-            for _ in range(count):
-                self._put(k, d[j], d[5 + j])
-                k += 1
+            self._colour(d[j], d[5 + j], brightness)
+            end = k + q + 1 if j < r else k + q
+            # out is dark on the arc (a cleared _base, or buf copied from it): the change
+            # in its sum is what the thing adds.
+            total += _paint_run(out, phys, k | end << 16, rgb)
+            k = end
+        return total
 
-    def _chase(self, now_ms):
+    def _chase(self, now_ms, brightness):
+        """DRAW mode: a head and a fading tail going round; returns the change in byte sum."""
         leds = self.leds
         step = _CHASE_TURN_MS // leds
         if step < 1:
             step = 1
         head = (now_ms // step) % leds
-        self._put(head, 10, 255)  # role: draw
-        self._put((head - 1) % leds, 10, 96)  # role: draw
-        self._put((head - 2) % leds, 10, 32)  # role: draw
+        buf = self.buf
+        self._colour(ROLE_DRAW, 255, brightness)
+        total = self._paint(buf, head)
+        self._colour(ROLE_DRAW, 96, brightness)
+        total += self._paint(buf, (head - 1) % leds)
+        self._colour(ROLE_DRAW, 32, brightness)
+        return total + self._paint(buf, (head - 2) % leds)
 
-    def _flash(self, now_ms):
+    def _flash(self, now_ms, brightness):
+        """The flash of a press over its seat; returns the change in byte sum."""
         t = ticks_diff(now_ms, self._flash_at)  # its age
         if t < 0:
             t = 0
         if self._flash_ok:
             if t >= _FLASH_OK_MS:
                 self._flash_seat = -1
-                return
-            role = 8  # role: ok
+                return 0
+            role = ROLE_OK
             on = True
         else:
             if t >= 4 * _FLASH_REFUSED_MS:
                 self._flash_seat = -1
-                return
-            role = 9  # role: refused
+                return 0
+            role = ROLE_REFUSED
             on = (t // _FLASH_REFUSED_MS) & 1 == 0
         seat = self._flash_seat
         if seat == 0:
@@ -281,34 +467,17 @@ class Ring:
         else:
             a = self._start[seat - 1]
             b = self._start[seat]
-        for k in range(a, b):
-            if on:
-                self._put(k, role, 255)
-            else:
-                self._put(k, role, 0)
+        self._colour(role, 255 if on else 0, brightness)
+        return _paint_run(self.buf, self._phys, a | b << 16, self._rgb)
 
-    def _limit(self):
-        """Apply the brightness, then scale the frame down to the current budget."""
+    def _limit(self, total):
+        """The frame's estimated current from its byte sum; over the budget, the whole frame
+        is scaled down to the largest R+G+B sum that stays within it."""
         buf = self.buf
-        level = self.brightness
-        if level > 255:
-            level = 255
-        elif level < 0:
-            level = 0
-        total = 0
-        for i in range(len(buf)):
-            v = buf[i] * level // 255
-            buf[i] = v
-            total += v
         leds = self.leds
         ma = total * 55 // 765 + leds
         if ma > self.budget_ma:
-            # Down to the largest R+G+B sum over all LEDs that stays within budget.
             scale = (self.budget_ma - leds) * 765 // 55 * 256 // total
-            total = 0
-            for i in range(len(buf)):
-                v = buf[i] * scale >> 8
-                buf[i] = v
-                total += v
+            total = _scale(buf, len(buf), scale)
             ma = total * 55 // 765 + leds
         self.ma = ma

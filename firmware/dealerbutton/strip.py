@@ -2,41 +2,89 @@
 
 NeoPixelStrip drives MicroPython's neopixel.NeoPixel. The strip that keeps frames for the
 tests and the emulator is capture.CaptureStrip; the CircuitPython adapter is in strip_cp.py.
+
+Reordering 60 LEDs into the strip's colour order byte by byte took about 2 ms of the board's
+25 ms frame in bytecode: on MicroPython it runs as viper code (fastloops.py, a few
+microseconds), elsewhere as the same loop in plain Python (the tests run both on MicroPython
+and compare them).
 """
+
+
+
+def _reorder_plain(out, rgb, n, layout):
+    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs. layout packs where R,
+    G, B and W go among one LED's bytes (4 bits each, 15: no W) and the bytes per LED."""
+    r = layout & 15
+    g = (layout >> 4) & 15
+    b = (layout >> 8) & 15
+    w = (layout >> 12) & 15
+    bpp = layout >> 16
+    d = 0
+    s = 0
+    for _ in range(n):
+        out[d + r] = rgb[s]
+        out[d + g] = rgb[s + 1]
+        out[d + b] = rgb[s + 2]
+        if w != 15:
+            out[d + w] = 0
+        d += bpp
+        s += 3
+
+
+try:
+    from dealerbutton.fastloops import reorder as _reorder_viper
+except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
+    _reorder_viper = None
+_reorder = _reorder_viper or _reorder_plain
+
+# A frame the same as the last one is not sent again, except this often (frames): a strip
+# that caught noise on its data line is put right within about a second.
+RESEND_EVERY = 40
+
 
 class NeoPixelStrip:
     """MicroPython's neopixel.NeoPixel: copies the frame into np.buf in the strip's colour
     order (WS2812B: GRB; some rings: RGB; RGBW strips: GRBW with white left off), then
-    np.write().  Allocates nothing per frame."""
+    np.write(), unless the frame is the one already on the strip. Allocates nothing per
+    frame."""
 
     def __init__(self, np, order="GRB"):
         self.np = np
         self.order = order
         if not isinstance(order, str) or "".join(sorted(order)) not in ("BGR", "BGRW"):
             raise ValueError("order: %r is not a colour order like GRB, RGB or GRBW" % (order,))
-        # Where R, G, B (and W, or 255: none) go among one LED's bytes on the wire.
-        self._at = bytes([order.find(c) & 255 for c in "RGBW"])
         self.bpp = len(order)
         self.n = np.n if hasattr(np, "n") else len(np.buf) // self.bpp
         if self.n * self.bpp != len(np.buf):
             raise ValueError("order: %s does not fit a buffer of %d bytes" % (order, len(np.buf)))
+        # Where R, G, B (and W, or 15: none) go among one LED's bytes on the wire.
+        self._layout = self.bpp << 16
+        for i in range(4):
+            at = order.find("RGBW"[i])
+            self._layout |= (15 if at < 0 else at) << (4 * i)
+        self._last = bytearray(3 * self.n)  # the frame on the strip
+        self._last_view = memoryview(self._last)
+        self._same = RESEND_EVERY  # frames since the last write (the first frame is sent)
+        self.writes = 0
+
+    def __deepcopy__(self, memo):
+        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
+        be copied."""
+        import copy
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        for name in self.__dict__:
+            if name != "_last_view":
+                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
+        new._last_view = memoryview(new._last)
+        return new
 
     def show(self, rgb_buf):
-        out = self.np.buf
-        bpp = self.bpp
-        p = self._at
-        r = p[0]
-        g = p[1]
-        b = p[2]
-        w = p[3]
-        d = 0
-        s = 0
-        for _ in range(self.n):
-            out[d + r] = rgb_buf[s]
-            out[d + g] = rgb_buf[s + 1]
-            out[d + b] = rgb_buf[s + 2]
-            if w != 255:
-                out[d + w] = 0
-            d += bpp
-            s += 3
+        if self._same < RESEND_EVERY and rgb_buf == self._last:
+            self._same += 1
+            return
+        self._same = 0
+        self._last_view[0:len(self._last)] = rgb_buf
+        _reorder(self.np.buf, rgb_buf, self.n, self._layout)
         self.np.write()
+        self.writes += 1

@@ -76,8 +76,8 @@ def test_ticks_wrap_edges():
 def test_clean_short_press():
     b = Button()
     ev = drive(b, [(False, 100), (True, 200), (False, 200)])
-    # The release counts once stable for debounce_ms: 300 + 50.
-    assert ev == [(SHORT, 350)], ev
+    # The release counts once stable for release_ms: 300 + 20.
+    assert ev == [(SHORT, 320)], ev
 
 
 def test_clean_long_press_fires_once_at_the_release():
@@ -87,8 +87,8 @@ def test_clean_long_press_fires_once_at_the_release():
     assert ev == [], ev
     assert b.long_ready
     ev = drive(b, [(False, 200)], t0=2600)
-    # The release counts once stable for debounce_ms.
-    assert ev == [(LONG, 50)], ev
+    # The release counts once stable for release_ms.
+    assert ev == [(LONG, 20)], ev
     assert not b.long_ready
 
 
@@ -167,6 +167,7 @@ def test_chattering_input_gives_no_event():
 def test_release_glitch_during_a_hold_is_ignored():
     b = Button()
     ev = drive(b, [(False, 100), (True, 500), (False, 20), (True, 1000), (False, 200)])
+    # The open made it a bouncing contact: its release waits debounce_ms (50 ms).
     assert ev == [(LONG, 1670)], ev
 
 
@@ -178,7 +179,7 @@ def test_hold_of_40s_latches_stuck_once_then_recovers():
     assert not b.long_ready
     assert b.stuck
     ev = drive(b, [(False, 300)], t0=40100, step=5)
-    assert ev == [(RELEASED, 50)], ev
+    assert ev == [(RELEASED, 20)], ev
     assert not b.stuck
     # Works normally again.
     ev = drive(b, [(True, 200), (False, 200)], t0=40400)
@@ -201,7 +202,7 @@ def test_presses_across_the_ticks_wrap():
     b = Button()
     ev = drive(b, [(False, 100), (True, 400), (False, 200), (True, 1500), (False, 200)],
                t0=start)
-    assert ev == [(SHORT, 550), (LONG, 2250)], ev
+    assert ev == [(SHORT, 520), (LONG, 2220)], ev
     b = Button()
     ev = drive(b, [(False, 100), (True, 40000), (False, 200)], t0=PERIOD - 20000, step=5)
     assert kinds(ev) == [STUCK, RELEASED], ev
@@ -225,8 +226,87 @@ def test_tunables_as_arguments_and_class_attributes():
     q = Quick()
     assert q.stuck_ms == 30000
     ev = drive(q, [(False, 100), (True, 250), (False, 100)])
-    assert ev == [(SHORT, 360)], ev
+    assert ev == [(SHORT, 370)], ev
     assert Button.debounce_ms == 50 and Button.long_ms == 1000 and Button.stuck_ms == 30000
+    assert Button.release_ms == 20
+    b = Button(release_ms=5)
+    ev = drive(b, [(False, 100), (True, 200), (False, 100)])
+    assert ev == [(SHORT, 305)], ev
+
+
+def test_release_waits_20ms_press_50ms():
+    """A press needs 50 ms of steady contact (a tap or a bounce train is not a press); the
+    release, which is what acts, needs only 20 ms once the press has lasted rearm_ms (150
+    ms, longer than any bounce): a player sees the ring answer sooner. A quicker tap is
+    released after 50 ms, as a contact still bouncing would be."""
+    b = Button()
+    assert drive(b, [(False, 100), (True, 50), (False, 100)]) == []  # seen for 49 ms
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 51), (False, 100)])  # seen for 50 ms
+    assert ev == [(SHORT, 201)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 149), (False, 100)])
+    assert ev == [(SHORT, 299)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 150), (False, 100)])
+    assert ev == [(SHORT, 270)], ev
+    # An open seen for 19 ms while held (a dirty contact) is no release; 20 ms is one. A
+    # contact that bounced is then given debounce_ms for its release.
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 20), (True, 300), (False, 100)])
+    assert ev == [(SHORT, 770)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 21), (True, 300), (False, 100)])
+    assert ev == [(SHORT, 420), (SHORT, 771)], ev
+    # A press that bounced when pressed: its release too waits debounce_ms.
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 2), (False, 1), (True, 200), (False, 100)])
+    assert ev == [(SHORT, 353)], ev
+
+
+def test_a_quick_release_then_bounce_gives_no_second_press():
+    """A contact let go cleanly counts as released after 20 ms; if it then bounces for a
+    while (the rare ~150 ms outlier), no new press can start within rearm_ms (150 ms) of
+    that release: those closings get no credit until then."""
+    b = Button()
+    segs = [(False, 100), (True, 300), (False, 30), (True, 100), (False, 200)]
+    ev = drive(b, segs)
+    assert ev == [(SHORT, 420)], ev  # the 100 ms closing 30 ms later is no press
+    # A deliberate press after the lockout counts; so does one begun within it and held
+    # past it long enough (50 ms after the lockout ends).
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 180), (True, 100), (False, 200)])
+    assert ev == [(SHORT, 420), (SHORT, 730)], ev  # (a tap under 150 ms: 50 ms release)
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 100), (True, 150), (False, 200)])
+    # Released at 400, counted at 420; pressed at 500: credit from 570, down at 620; let
+    # go at 650, held 80 ms of credit: a 50 ms release, counted at 700.
+    assert ev == [(SHORT, 420), (SHORT, 700)], ev
+    b = Button()
+    ev = drive(b, [(False, 100), (True, 300), (False, 100), (True, 110), (False, 200)])
+    assert ev == [(SHORT, 420)], ev  # held only until 610: not 50 ms past the lockout
+
+
+def test_at_rest_tells_when_a_poll_may_skip_the_button():
+    b = Button()
+    assert not b.at_rest  # never polled
+    b.update(False, 0)
+    assert b.at_rest
+    b.update(True, 5)  # a bounce or a press begins
+    assert not b.at_rest
+    b.update(False, 8)  # it was a bounce: back at rest at once
+    assert b.at_rest
+    for t in range(60, 300, 5):  # a press, once the input rested 50 ms
+        b.update(True, t)
+    assert b.pressed and not b.at_rest
+    b.update(False, 300)
+    assert not b.at_rest  # released, not yet settled
+    assert b.update(False, 320) == SHORT
+    assert b.at_rest
+    # Held at power-up: not at rest until let go.
+    b = Button()
+    b.update(True, 0)
+    assert not b.at_rest
 
 
 def test_event_names():

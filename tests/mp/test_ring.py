@@ -1,6 +1,7 @@
 """LED ring renderer: marks -> colours, mapping, priorities with few LEDs, flashes, modes,
 brightness, the current limit and no allocation per frame (CPython and MicroPython)."""
 import gc
+import sys
 
 import mptest
 from dealerbutton import ring as R
@@ -18,6 +19,10 @@ from dealerbutton.ring import (
     estimate_ma,
 )
 from dealerbutton.ticks import TICKS_MAX
+from test_buttons import Lcg
+
+# The renderer as it drew every LED of every frame (the benchmark times it too).
+sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host")
 
 OFF = "000000"
 WHITE = "FFFFFF"
@@ -483,6 +488,127 @@ def test_render_allocates_nothing():
         gc.enable()
         r.mode = R.NORMAL
     assert after == before, after - before
+
+
+def test_palette_roles_by_name_match_palette_roles():
+    names = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post", "ok",
+             "refused", "draw", "error")
+    values = (R.ROLE_BUTTON, R.ROLE_SB, R.ROLE_BB, R.ROLE_FIRST, R.ROLE_ACTIVE, R.ROLE_AWAY,
+              R.ROLE_WAIT_BB, R.ROLE_WAIT_POST, R.ROLE_OK, R.ROLE_REFUSED, R.ROLE_DRAW,
+              R.ROLE_ERROR)
+    for i in range(len(names)):
+        assert R.ROLES[values[i]] == names[i], (names[i], values[i])
+    assert len(R.ROLES) == len(names)
+
+
+def test_frames_are_byte_identical_to_drawing_everything_every_frame():
+    """The incremental renderer against the one that drew every LED every frame: random
+    rings (LEDs, seats, offset, direction, brightness, budget, palette), random marks
+    changing between frames, modes, flashes, brightness changes and times (the ticks wrap
+    included); every frame and its current estimate must be the same."""
+    import ring_reference
+
+    rng = Lcg(4711)
+    frames = 0
+    palettes = (None, {"bb": "FF0000", "first": "FFFFFF"}, {"wait_post": "0000FF", "ok": "123456"})
+    for case in range(120):
+        leds_ = (12, 16, 24, 35, 60)[rng.below(5)]
+        seats = 2 + rng.below(min(11, leds_ - 1))
+        kw = {"offset": rng.below(70) - 5, "reverse": rng.below(2) == 1,
+              "brightness": (255, 128, 40, 0)[rng.below(4)],
+              "budget_ma": (400, 150, 100000)[rng.below(3)] if leds_ < 100 else 400,
+              "palette": palettes[rng.below(3)]}
+        if kw["budget_ma"] <= leds_:
+            kw["budget_ma"] = 400
+        new = Ring(leds_, seats, **kw)
+        old = ring_reference.Ring(leds_, seats, **kw)
+        now = TICKS_MAX - 3000 + rng.below(6000)
+        for f in range(25):
+            if rng.below(3) == 0:
+                for _ in range(1 + rng.below(3)):
+                    seat = 1 + rng.below(seats)
+                    mark = ALL_MARKS[rng.below(len(ALL_MARKS))]
+                    new.marks[seat] = mark
+                    old.marks[seat] = mark
+            r = rng.below(40)
+            if r == 0:
+                mode = (R.NORMAL, R.DRAW, R.ERROR)[rng.below(3)]
+                new.mode = mode
+                old.mode = mode
+            elif r == 1:
+                level = rng.below(256)
+                new.brightness = level
+                old.brightness = level
+            elif r == 2:
+                pal = palettes[rng.below(3)]
+                new.set_palette(pal)
+                old.set_palette(pal)
+            elif r < 6:
+                seat = rng.below(seats + 1)
+                ok = rng.below(2) == 0
+                new.flash(seat, ok, now)
+                old.flash(seat, ok, now)
+            now = (now + 1 + rng.below(300)) & TICKS_MAX
+            new.render(now)
+            old.render(now)
+            frames += 1
+            assert new.buf == old.buf, (case, f, leds(new), [_hex(old.buf, i)
+                                                             for i in range(leds_)])
+            assert new.ma == old.ma, (case, f, new.ma, old.ma)
+            assert new.flashing == old.flashing
+    assert frames == 120 * 25
+
+
+def test_every_mark_on_every_seat_matches_drawing_everything():
+    import ring_reference
+
+    for leds_, seats in ((12, 12), (24, 9), (60, 12), (16, 5)):
+        new = open_ring(leds_, seats)
+        old = ring_reference.Ring(leds_, seats, brightness=255, budget_ma=100000)
+        for mark in ALL_MARKS:
+            for seat in range(1, seats + 1):
+                m = ALL_MARKS[(ALL_MARKS.index(mark) + 7 * seat) % len(ALL_MARKS)]
+                new.marks[seat] = m
+                old.marks[seat] = m
+            for t in (0, 250, 500, 999, 1500):
+                new.render(t)
+                old.render(t)
+                assert new.buf == old.buf, (leds_, seats, mark, t)
+
+
+def test_viper_and_plain_loops_agree():
+    """The frame's two long loops (scaling to the budget, painting a run of LEDs) run as
+    viper code on MicroPython and as plain Python on CPython; on MicroPython both are run
+    here on the same random input and must agree byte for byte."""
+    import sys
+    from array import array
+
+    rng = Lcg(77)
+    for case in range(200):
+        n = 3 * (1 + rng.below(60))
+        data = bytearray([rng.below(256) for _ in range(n)])
+        scale = rng.below(256)
+        plain = bytearray(data)
+        total = R._scale_plain(plain, n, scale)
+        assert total == sum(plain)
+        for i in range(n):
+            assert plain[i] == data[i] * scale >> 8
+        leds_ = n // 3
+        phys = array("H", [(k * 7 + case) % leds_ for k in range(leds_)])
+        a = rng.below(leds_)
+        b = a + rng.below(leds_ - a + 1)
+        rgb = bytearray([rng.below(256), rng.below(256), rng.below(256)])
+        painted = bytearray(data)
+        delta = R._paint_plain(painted, phys, a | b << 16, rgb)
+        assert sum(painted) - sum(data) == delta
+        if R._scale_viper is not None:
+            fast = bytearray(data)
+            assert R._scale_viper(fast, n, scale) == total and fast == plain, case
+            fast = bytearray(data)
+            assert R._paint_viper(fast, phys, a | b << 16, rgb) == delta, case
+            assert fast == painted, case
+    if sys.implementation.name == "micropython":
+        assert R._scale is R._scale_viper and R._paint_run is R._paint_viper
 
 
 if __name__ == "__main__":

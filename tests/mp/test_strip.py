@@ -1,10 +1,12 @@
 """Strip adapters for MicroPython: colour order into neopixel's buffer, one write per frame,
 no allocation; the capturing strip (CPython and MicroPython)."""
 import gc
+import sys
 
 import mptest
+from dealerbutton import strip as strip_mod
 from dealerbutton.capture import CaptureStrip, hex_colours
-from dealerbutton.ring import ACTIVE, BB, BUTTON, SB, Ring
+from dealerbutton.ring import ACTIVE, BB, BUTTON, FIRST, SB, Ring
 from dealerbutton.strip import NeoPixelStrip
 
 
@@ -93,19 +95,66 @@ def test_bad_orders_are_refused():
         raise AssertionError("a 4-byte order on a 3-byte buffer")
 
 
-def test_every_frame_is_one_write_and_follows_the_ring():
+def test_a_new_frame_is_one_write_and_follows_the_ring():
     ring = Ring(24, 9, brightness=255, budget_ma=2000)
     ring.marks[1] = ACTIVE | BUTTON
     ring.marks[2] = ACTIVE | SB
     ring.marks[3] = ACTIVE | BB
+    ring.marks[4] = ACTIVE | FIRST  # breathes: every frame below differs
     np = MicroPythonNeoPixel(None, 24)
     strip = NeoPixelStrip(np)
     for t in range(0, 1000, 100):
         strip.show(ring.render(t))
-    assert np.writes == 10
+    assert np.writes == 10 and strip.writes == 10
     # LED 0 (button, white), LED 5 (big blind, E69F00 -> G, R, B on the wire).
     assert list(np.buf[0:3]) == [255, 255, 255]
     assert list(np.buf[15:18]) == [0x9F, 0xE6, 0x00]
+
+
+def test_the_same_frame_is_not_sent_again_but_refreshed_now_and_then():
+    np = MicroPythonNeoPixel(None, 4)
+    strip = NeoPixelStrip(np)
+    frame = bytearray(FRAME)
+    strip.show(frame)
+    assert np.writes == 1
+    for _ in range(strip_mod.RESEND_EVERY):
+        strip.show(frame)
+    assert np.writes == 1  # the strip holds its colours
+    strip.show(frame)
+    assert np.writes == 2  # ... yet gets the frame again about once a second
+    frame[5] = 7
+    strip.show(frame)
+    assert np.writes == 3
+    assert np.buf[5] == 7  # LED 1's blue: the third of its bytes in GRB too
+    frame[5] = 60
+    np.buf[0] = 0  # noise on the line changed what the strip shows; the next change fixes it
+    strip.show(frame)
+    assert np.writes == 4 and np.buf == by_setitem(4, 3)
+
+
+def test_viper_and_plain_reorder_agree():
+    """MicroPython reorders in viper code, CPython in plain Python: both give the same bytes
+    as neopixel's own np[i] = ..., in every order (both are run on MicroPython)."""
+    frame = bytearray(range(3, 183))
+    for order in ("GRB", "RGB", "BGR", "BRG", "GRBW", "RGBW", "WRGB"):
+        bpp = len(order)
+        layout = bpp << 16
+        for i in range(4):
+            at = order.find("RGBW"[i])
+            layout |= (15 if at < 0 else at) << (4 * i)
+        plain = bytearray(60 * bpp)
+        strip_mod._reorder_plain(plain, frame, 60, layout)
+        for k in range(60):
+            for c in range(3):
+                assert plain[bpp * k + order.find("RGB"[c])] == frame[3 * k + c], (order, k)
+            if bpp == 4:
+                assert plain[bpp * k + order.find("W")] == 0
+        if strip_mod._reorder_viper is not None:
+            fast = bytearray(60 * bpp)
+            strip_mod._reorder_viper(fast, frame, 60, layout)
+            assert fast == plain, order
+    if sys.implementation.name == "micropython":
+        assert strip_mod._reorder is strip_mod._reorder_viper  # the board's build has viper
 
 
 def test_show_allocates_nothing():
@@ -121,7 +170,8 @@ def test_show_allocates_nothing():
     gc.disable()
     try:
         before = gc.mem_alloc()
-        for _ in range(50):
+        for i in range(50):
+            frame[0] = i  # a new frame each time: the reorder and the write run
             strip.show(frame)
             cap.show(frame)
         after = gc.mem_alloc()

@@ -1,0 +1,320 @@
+"""The LED ring renderer as it was when it drew every LED of every frame, kept as it was
+(only this docstring is new), never sent to a board. Two uses: tests/mp/test_ring.py holds
+the incremental renderer (dealerbutton.ring) to its frames byte for byte, and the benchmark
+times it to learn how fast this host is: the rp2 ratios were measured with this code, whose
+render took 25.1 ms (median) on the rp2 port in the benchmark's frame workload.
+
+LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
+
+The app writes one byte per seat into ``ring.marks`` after every table event; the
+board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
+render() only writes into buffers made in __init__, so it never allocates.
+
+Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
+LEDs than things to show, the first ones win, one LED each):
+
+    1. the dealer button (white; dim white when dead: on an empty or away seat)
+    2. the big blind (orange)       3. the small blind (sky blue)
+    4. first to act (bluish green)  5. the seat's status, when it is not just "active"
+       (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow)
+
+An active seat without a role glows faint white; an empty seat is dark.  The whole
+arc of the seat that acts first breathes (a slow pulse), so "first to act" survives
+even on a single LED.  Arcs of 4 LEDs or more keep their last LED dark as a gap.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from array import array
+
+from dealerbutton import palette as palettes
+from dealerbutton.ticks import ticks_diff
+
+# Seat marks: status in the low 3 bits, roles OR'ed in.
+EMPTY = const(0)
+ACTIVE = const(1)
+AWAY = const(2)
+WAIT_BB = const(3)  # waiting for the big blind
+WAIT_POST = const(4)  # waiting, will post / owes a post
+STATUS_MASK = const(0x07)
+BUTTON = const(0x08)
+SB = const(0x10)
+BB = const(0x20)
+FIRST = const(0x40)  # first to act before the flop
+
+# Modes.
+NORMAL = const(0)
+DRAW = const(1)  # before the first hand: press a seat to put the button there
+ERROR = const(2)  # the configuration was refused
+
+# Levels (0..255) each thing is drawn at, before the brightness setting, and timings.
+_LEVEL_ROLE = const(255)  # button, blinds, first to act: full
+_LEVEL_DEAD = const(72)  # a dead button
+_LEVEL_ACTIVE = const(32)  # somebody sits here, nothing else to say
+_LEVEL_AWAY = const(112)
+_LEVEL_WAIT = const(128)  # waiting for the big blind (steady)
+_LEVEL_POST_ON = const(255)  # owes a post: blinks between these two
+_LEVEL_POST_OFF = const(40)
+_POST_BLINK_MS = const(1000)  # one blink per second, on for the first half
+_PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
+_PULSE_LOW = const(40)  # ... between this level and full
+_FLASH_OK_MS = const(250)  # accepted press: one bright flash
+_FLASH_REFUSED_MS = const(120)  # refused press: on, off, on, off of this length each
+_CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
+_ERROR_BLINK_MS = const(500)
+_LEVEL_ERROR = const(192)
+
+# Palette roles are numbers, the index into palette.ROLES: 0 button, 1 sb, 2 bb, 3 first,
+# 4 active, 5 away, 6 wait_bb, 7 wait_post, 8 ok, 9 refused, 10 draw, 11 error.
+
+# The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
+# palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
+# 009E73 D55E00.
+_DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
+                b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
+
+
+ROLES = palettes.ROLES
+DEFAULT_PALETTE = palettes.DEFAULT_PALETTE
+
+
+def palette_errors(palette):
+    """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
+    strings in a fixed order; empty when it is fine."""
+    return palettes.errors(palette)
+
+
+def estimate_ma(buf):
+    """Current drawn by a frame (RGB bytes per LED), WLED's model: about 55 mA per LED at
+    full white, scaled by R+G+B over 765, plus 1 mA idle per LED."""
+    total = 0
+    for v in buf:
+        total += v
+    return total * 55 // 765 + len(buf) // 3
+
+
+class Ring:
+    def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
+                 palette=None):
+        if not 2 <= seats <= 12:
+            raise ValueError("seats: %d is not in 2..12" % seats)
+        if leds < seats:
+            raise ValueError("leds: %d LEDs cannot show %d seats" % (leds, seats))
+        if not 0 <= brightness <= 255:
+            raise ValueError("brightness: %d is not in 0..255" % brightness)
+        if budget_ma <= leds:
+            raise ValueError("budget_ma: %d mA is not even the idle current of %d LEDs"
+                             % (budget_ma, leds))
+        self.leds = leds
+        self.seats = seats
+        self.offset = offset % leds
+        self.reverse = bool(reverse)
+        self.brightness = brightness
+        self.budget_ma = budget_ma
+        self.marks = bytearray(seats + 1)
+        self.mode = NORMAL
+        self.buf = bytearray(3 * leds)
+        self.ma = 0  # estimated current of the last frame
+        # Logical LED k (counted from seat 1's first LED, in seat order) -> LED on the strip.
+        step = -1 if self.reverse else 1
+        self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
+        self._start = array("H", [s * leds // seats for s in range(seats + 1)])
+        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
+        self._show = bytearray(10)
+        self._flash_seat = -1
+        self._flash_ok = True
+        self._flash_at = 0
+        self.set_palette(palette)
+
+    # -- configuration (not on the frame path) --------------------------------------
+    def set_palette(self, palette=None):
+        """Default palette, overridden per role by a dict of role -> "RRGGBB" (read by
+        palette.py; a bad one raises ValueError)."""
+        if palette is None:
+            self._pal = bytearray(_DEFAULT_RGB)
+        else:
+            self._pal = palettes.rgb(palette)
+
+    def arc(self, seat):
+        """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
+        if seat == 0:
+            return [self._phys[k] for k in range(self.leds)]
+        return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
+
+    # -- events -----------------------------------------------------------------------
+    def flash(self, seat, ok, now_ms):
+        """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
+        flash when accepted, a double blink in the warning colour when refused."""
+        if not 0 <= seat <= self.seats:
+            raise ValueError("seat %d: no such seat" % seat)
+        self._flash_seat = seat
+        self._flash_ok = bool(ok)
+        self._flash_at = now_ms
+
+    @property
+    def flashing(self):
+        return self._flash_seat >= 0
+
+    # -- the frame ------------------------------------------------------------------
+    def render(self, now_ms):
+        buf = self.buf
+        for i in range(len(buf)):
+            buf[i] = 0
+        if self.mode == ERROR:
+            phase = (now_ms // _ERROR_BLINK_MS) & 1
+            for k in range(self.leds):
+                if (k + phase) & 1 == 0:
+                    self._put(k, 11, _LEVEL_ERROR)  # role: error
+        else:
+            for seat in range(1, self.seats + 1):
+                self._seat(seat, now_ms)
+            if self.mode == DRAW:
+                self._chase(now_ms)
+        if self._flash_seat >= 0:
+            self._flash(now_ms)
+        self._limit()
+        return buf
+
+    def _put(self, k, role, level):
+        p = 3 * self._phys[k]
+        r = 3 * role
+        pal = self._pal
+        buf = self.buf
+        buf[p] = pal[r] * level // 255
+        buf[p + 1] = pal[r + 1] * level // 255
+        buf[p + 2] = pal[r + 2] * level // 255
+
+    def _seat(self, seat, now_ms):
+        m = self.marks[seat]
+        status = m & STATUS_MASK
+        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
+        n = 0
+        if m & BUTTON:
+            d[n] = 0  # role: button
+            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+            n += 1
+        if m & BB:
+            d[n] = 2  # role: bb
+            d[5 + n] = _LEVEL_ROLE
+            n += 1
+        if m & SB:
+            d[n] = 1  # role: sb
+            d[5 + n] = _LEVEL_ROLE
+            n += 1
+        if m & FIRST:
+            d[n] = 3  # role: first
+            d[5 + n] = _LEVEL_ROLE
+            n += 1
+        if status == AWAY:
+            d[n] = 5  # role: away
+            d[5 + n] = _LEVEL_AWAY
+            n += 1
+        elif status == WAIT_BB:
+            d[n] = 6  # role: wait_bb
+            d[5 + n] = _LEVEL_WAIT
+            n += 1
+        elif status == WAIT_POST:
+            d[n] = 7  # role: wait_post
+            on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
+            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+            n += 1
+        elif status == ACTIVE and n == 0:
+            d[n] = 4  # role: active
+            d[5 + n] = _LEVEL_ACTIVE
+            n += 1
+        if n == 0:
+            return
+        if m & FIRST:
+            # Breathe: a triangle wave between pulse_low and full.
+            half = _PULSE_MS // 2
+            t = now_ms % _PULSE_MS
+            if t >= half:
+                t = _PULSE_MS - t
+            t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
+            for j in range(n):
+                d[5 + j] = d[5 + j] * t // 255
+        start = self._start[seat - 1]
+        size = self._start[seat] - start
+        if size >= 4:
+            size -= 1  # a dark gap before the next seat
+        if n > size:
+            for j in range(size):
+                self._put(start + j, d[j], d[5 + j])
+            return
+        q = size // n  # LEDs per thing, one more for the first r of them
+        r = size % n
+        k = start
+        for j in range(n):
+            count = q + 1 if j < r else q
+            for _ in range(count):
+                self._put(k, d[j], d[5 + j])
+                k += 1
+
+    def _chase(self, now_ms):
+        leds = self.leds
+        step = _CHASE_TURN_MS // leds
+        if step < 1:
+            step = 1
+        head = (now_ms // step) % leds
+        self._put(head, 10, 255)  # role: draw
+        self._put((head - 1) % leds, 10, 96)  # role: draw
+        self._put((head - 2) % leds, 10, 32)  # role: draw
+
+    def _flash(self, now_ms):
+        t = ticks_diff(now_ms, self._flash_at)  # its age
+        if t < 0:
+            t = 0
+        if self._flash_ok:
+            if t >= _FLASH_OK_MS:
+                self._flash_seat = -1
+                return
+            role = 8  # role: ok
+            on = True
+        else:
+            if t >= 4 * _FLASH_REFUSED_MS:
+                self._flash_seat = -1
+                return
+            role = 9  # role: refused
+            on = (t // _FLASH_REFUSED_MS) & 1 == 0
+        seat = self._flash_seat
+        if seat == 0:
+            a = 0
+            b = self.leds
+        else:
+            a = self._start[seat - 1]
+            b = self._start[seat]
+        for k in range(a, b):
+            if on:
+                self._put(k, role, 255)
+            else:
+                self._put(k, role, 0)
+
+    def _limit(self):
+        """Apply the brightness, then scale the frame down to the current budget."""
+        buf = self.buf
+        level = self.brightness
+        if level > 255:
+            level = 255
+        elif level < 0:
+            level = 0
+        total = 0
+        for i in range(len(buf)):
+            v = buf[i] * level // 255
+            buf[i] = v
+            total += v
+        leds = self.leds
+        ma = total * 55 // 765 + leds
+        if ma > self.budget_ma:
+            # Down to the largest R+G+B sum over all LEDs that stays within budget.
+            scale = (self.budget_ma - leds) * 765 // 55 * 256 // total
+            total = 0
+            for i in range(len(buf)):
+                v = buf[i] * scale >> 8
+                buf[i] = v
+                total += v
+            ma = total * 55 // 765 + leds
+        self.ma = ma

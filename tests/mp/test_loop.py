@@ -1,0 +1,198 @@
+"""The device loop's timing through the real App: frames on a steady 25 ms grid whatever
+the loop's rhythm, buttons at rest cost one pin read every other turn, quick turns while a
+button is down, a press on the ring one release wait after the release, no allocation on
+the idle poll (CPython and MicroPython)."""
+import gc
+
+import mptest
+from dealerbutton.buttons import Button
+from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
+from devrig import Rig
+
+
+class CountingPin:
+    def __init__(self):
+        self.level = 1
+        self.reads = 0
+
+    def value(self):
+        self.reads += 1
+        return self.level
+
+
+class Stamps:
+    """Wraps the rig's strip: the time of every frame shown."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.strip = rig.app.strip
+        self.at = []
+
+    def show(self, buf):
+        self.at.append(self.rig.now)
+        self.strip.show(buf)
+
+
+def seated_rig(now=1000):
+    rig = Rig({"seats": 9, "leds": 24}, now=now)
+    for s in (1, 2, 3):
+        rig.send("sit %d" % s)
+    rig.send("deal 1")
+    rig.run(300)
+    return rig
+
+
+def test_frames_keep_a_steady_25ms_grid_on_an_uneven_loop():
+    for start in (1000, TICKS_MAX - 400):
+        rig = seated_rig(start)
+        stamps = Stamps(rig)
+        rig.app.strip = stamps
+        steps = (5, 6, 7, 5, 9, 6)  # a loop turn: 5 ms of sleep plus its own work
+        for n in range(400):
+            rig.tick(steps[n % len(steps)])
+        gaps = [ticks_diff(stamps.at[i + 1] & TICKS_MAX, stamps.at[i] & TICKS_MAX)
+                for i in range(len(stamps.at) - 1)]
+        span = ticks_diff(stamps.at[-1] & TICKS_MAX, stamps.at[0] & TICKS_MAX)
+        # On average exactly 25 ms: each frame lands on the first loop turn at or after
+        # its slot, so a gap is never more than one loop turn off.
+        assert max(gaps) <= 25 + 9 and min(gaps) >= 25 - 9, gaps
+        assert abs(span - 25 * len(gaps)) <= 9, (span, len(gaps))
+
+
+def test_a_loop_that_falls_far_behind_starts_the_grid_again():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.tick(5)
+    rig.tick(200)  # the loop stalled (a long save, the collector)
+    rig.run(100, 5)
+    gaps = [stamps.at[i + 1] - stamps.at[i] for i in range(len(stamps.at) - 1)]
+    # No burst of frames to catch up: one at once, then every 25 ms again.
+    assert gaps[1:] == [25] * (len(gaps) - 1), gaps
+
+
+def test_buttons_at_rest_are_read_once_and_not_decoded():
+    rig = seated_rig()
+    pins = [CountingPin() for _ in rig.pins]
+    rig.app.pins = pins
+    updates = []
+    for i in range(len(rig.app.buttons)):
+        b = rig.app.buttons[i]
+        b.update = _counting(b.update, i, updates)
+    rig.run(100)
+    # Twenty turns: buttons at rest are read on every other one.
+    assert [p.reads for p in pins] == [10] * len(pins), [p.reads for p in pins]
+    assert updates == [], updates
+    # A press: that button alone is decoded, until it is at rest again.
+    pins[4].level = 0
+    rig.run(100)
+    pins[4].level = 1
+    rig.run(100)
+    assert updates and set(updates) == {4}, updates
+    n = len(updates)
+    rig.run(100)
+    assert len(updates) == n  # at rest again
+
+
+def _counting(update, i, log):
+    def counted(pressed, now_ms):
+        log.append(i)
+        return update(pressed, now_ms)
+    return counted
+
+
+def test_a_press_shows_one_release_wait_after_the_release():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.pins[5].level = 0
+    rig.run(300)
+    released = rig.now
+    rig.pins[5].level = 1
+    shown = None
+    while shown is None:
+        rig.tick(5)
+        if rig.app.ring.flashing and stamps.at and stamps.at[-1] == rig.now:
+            shown = rig.now
+    # Seen released at the first poll, decided when it has been released for release_ms.
+    assert shown - released == 5 + Button.release_ms, shown - released
+    assert rig.table.status(5) == "waiting"
+
+
+def test_idle_tick_allocates_nothing():
+    rig = seated_rig()
+    rig.run(100)
+    if not hasattr(gc, "mem_alloc"):
+        return
+    app = rig.app
+    now = rig.now
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        for _ in range(200):
+            now = ticks_add(now, 5)
+            app.tick(now)
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert after == before, after - before
+
+
+def test_the_loop_turns_quickly_only_while_a_button_is_down():
+    rig = seated_rig()
+    app = rig.app
+    assert app.tick(rig.now + 5) is None  # at rest: the loop's own pace
+    rig.now += 5
+    rig.pins[5].level = 0
+    rig.now += 5
+    pause = app.tick(rig.now)
+    if pause is None:  # a turn that does not read the buttons at rest: the next one does
+        rig.now += 5
+        pause = app.tick(rig.now)
+    assert pause == app.quick_ms
+    for _ in range(300):
+        rig.now += 1
+        assert app.tick(rig.now) == app.quick_ms  # held
+    rig.pins[5].level = 1
+    pauses = []
+    for _ in range(30):
+        rig.now += 1
+        pauses.append(app.tick(rig.now))
+    # Released: quick until the release has counted (20 ms), then the loop's pace again.
+    assert pauses[:19] == [app.quick_ms] * 19 and pauses[-1] is None, pauses
+    assert rig.table.status(5) == "waiting"
+
+
+def test_a_stuck_button_does_not_keep_the_loop_quick():
+    rig = seated_rig()
+    app = rig.app
+    rig.pins[3].level = 0
+    pause = None
+    for _ in range(31000 // 5):
+        rig.now += 5
+        pause = app.tick(rig.now)
+    assert app.buttons[3].stuck
+    assert pause is None
+    assert "* error seat 3 button stuck" in rig.take()
+
+
+def test_with_quick_turns_a_press_shows_about_20ms_after_the_release():
+    rig = seated_rig()
+    stamps = Stamps(rig)
+    rig.app.strip = stamps
+    rig.pins[5].level = 0
+    pause = None
+    for _ in range(150):  # held about 300 ms
+        rig.now += (pause or 5) + 1  # each turn: the sleep asked for, 1 ms of work
+        pause = rig.app.tick(rig.now)
+    released = rig.now + 1  # the contact opens during the sleep after this turn
+    rig.pins[5].level = 1
+    while not (rig.app.ring.flashing and stamps.at and stamps.at[-1] == rig.now):
+        rig.now += (pause or 5) + 1
+        pause = rig.app.tick(rig.now)
+    assert rig.now - released <= Button.release_ms + 4, rig.now - released
+
+
+if __name__ == "__main__":
+    mptest.run_all(globals())
