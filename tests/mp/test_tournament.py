@@ -261,9 +261,14 @@ def test_holding_the_next_hand_button_5_s_pauses_and_starts_the_clock():
     lines = rig.hold(0, 4500)
     assert lines[0] == "* undo deal 1 (hand 1)", lines
     # The flashes: "let go: undo" at 1 s, "let go: clock" at 5 s.
-    rig.level(0, 0, 1100)
+    rig.run(500)
+    rig.level(0, 0)
+    while not rig.app.long_shown & 1:
+        rig.tick(5)
     assert rig.ring.flashing and not rig.app.clock_armed
     rig.run(3950)
+    assert not rig.app.clock_armed and not rig.ring.flashing
+    rig.run(100)
     assert rig.app.clock_armed and rig.ring.flashing
     rig.level(0, 1, 100)
     assert rig.take()[-1] == "* clock running"
