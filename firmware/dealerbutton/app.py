@@ -39,6 +39,7 @@ _HEX = b"0123456789ABCDEF"
 EVENTS = ("sit", "away", "back", "choose", "leave", "deal", "level")
 OPTIONS = (None, "post", "wait")
 CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
+NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
 def _default_rng(n):
@@ -298,10 +299,32 @@ class App:
         self.remember("level", c.level, None)
         return True
 
+    new_level = False   # a level started less than NEW_LEVEL_MS ago, at level_at
+    level_at = 0
+
+    def ring_clock(self, c, now_ms):
+        """What the ring shows of the clock (ring.py: CLOCK_*), every loop turn: no
+        allocation."""
+        r = self.ring
+        if self.new_level and ticks_diff(now_ms, self.level_at) >= NEW_LEVEL_MS:
+            self.new_level = False
+        if c.on_break:
+            r.clock = ringmod.CLOCK_BREAK
+            r.clock_parts = c.parts_left(now_ms, r.leds)
+        elif self.new_level:
+            r.clock = ringmod.CLOCK_NEW
+        elif c.running and c.last_minute(now_ms):
+            r.clock = ringmod.CLOCK_COMING
+        else:
+            r.clock = ringmod.CLOCK_NONE
+
     def clock_lines(self, lines):
         """Send the clock's events; the table follows its level; saved between frames."""
         for line in lines:
             self.write(line)
+            if line.startswith("* level"):
+                self.new_level = True
+                self.level_at = self.now
         self.sync_level()
         self.save_due = True
         self.render_due = True
@@ -470,6 +493,7 @@ class App:
                 self.clock_lines(lines)
             elif c.should_save(now_ms):
                 self.save_due = True
+            self.ring_clock(c, now_ms)
         late = ticks_diff(now_ms, self.next_frame)
         if late < -self.frame_ms:
             late = self.frame_ms  # no grid yet (or the clock jumped back): start one now

@@ -281,18 +281,163 @@ def test_a_cash_game_hold_of_5_s_is_still_undo():
     assert lines[0] == "* undo deal 1 (hand 1)", lines
 
 
+# -- the clock on the ring ----------------------------------------------------------------
+
+def frames(rig, now):
+    """(the frame with the clock's signal, the same frame without it) at now."""
+    r = rig.ring
+    shown = bytes(r.render(now))
+    signal = r.clock
+    r.clock = R.CLOCK_NONE
+    plain = bytes(r.render(now))
+    r.clock = signal
+    return shown, plain
+
+
+def led(buf, p):
+    return (buf[3 * p], buf[3 * p + 1], buf[3 * p + 2])
+
+
+def free_and_marked(rig):
+    """The strip positions the seats leave dark, and those they light, in seat order."""
+    r = rig.ring
+    free, marked = [], []
+    for s in range(1, r.seats + 1):
+        arc = r.arc(s)
+        if r.marks[s] == R.EMPTY:
+            free += arc
+        else:
+            if len(arc) >= 4:
+                free.append(arc[-1])
+                arc = arc[:-1]
+            marked += arc
+    return free, marked
+
+
+def check_marks_kept(shown, plain, marked, lowest):
+    """Every LED a seat lights keeps its colour, at least `lowest`/256 as bright (the
+    current limit may scale a frame down when the clock lights more LEDs)."""
+    for p in marked:
+        a, b = led(shown, p), led(plain, p)
+        assert max(b) > 0, (p, b)
+        for i in range(3):
+            assert b[i] * lowest // 256 - 1 <= a[i] <= b[i], (p, a, b)
+        assert max(a) > 0, (p, a, b)
+
+
+def test_the_last_minute_on_the_ring_beats_without_hiding_a_mark():
+    rig = seated(4)                  # seats 5 and 6 empty; arcs of 4 LEDs: a gap each
+    rig.send("deal 1")
+    rig.send("away 2")
+    rig.send("clock set 1:05")
+    rig.send("clock resume")
+    rig.run(2000, step=25)
+    assert rig.ring.clock == R.CLOCK_NONE
+    rig.run(4000, step=25)
+    assert rig.ring.clock == R.CLOCK_COMING
+    free, marked = free_and_marked(rig)
+    assert len(free) == 12 and len(marked) == 12, (free, marked)
+    beat = rig.now - rig.now % 1000 + 1000
+    shown, plain = frames(rig, beat + 100)           # on the beat: the ring dips
+    check_marks_kept(shown, plain, marked, 64)
+    assert led(shown, marked[0]) != led(plain, marked[0])
+    assert all(led(shown, p) == (20, 8, 0) for p in free), [led(shown, p) for p in free]
+    shown, plain = frames(rig, beat + 300)           # the dark LEDs lit in vermilion
+    check_marks_kept(shown, plain, marked, 192)
+    assert all(led(shown, p) == (80, 35, 0) for p in free)
+    shown, plain = frames(rig, beat + 700)           # and dark again
+    assert shown == plain
+    rig.send("clock pause")                          # nothing comes while paused
+    rig.tick()
+    assert rig.ring.clock == R.CLOCK_NONE
+
+
+def test_a_new_level_on_the_ring_blinks_for_10_s():
+    rig = seated(3)
+    rig.send("deal 1")
+    rig.send("clock set 0:01")
+    rig.send("clock resume")
+    rig.run(1100, step=25)
+    assert rig.take() == ["* level 2 50/100 ante 100"]
+    assert rig.ring.clock == R.CLOCK_NEW
+    free, marked = free_and_marked(rig)
+    t = rig.now - rig.now % 500 + 500
+    shown, plain = frames(rig, t + 100)               # dim
+    check_marks_kept(shown, plain, marked, 64)
+    assert all(led(shown, p) == (0, 0, 0) for p in free)
+    shown, plain = frames(rig, t + 300)               # bright, the dark LEDs white
+    check_marks_kept(shown, plain, marked, 192)       # (over the 400 mA: scaled down)
+    white = [led(shown, p) for p in free]
+    assert all(x == white[0] and 72 <= x[0] == x[1] == x[2] <= 96 for x in white), white
+    rig.run(9600, step=25)                            # the level is 9.7 s old
+    assert rig.ring.clock == R.CLOCK_NEW
+    rig.run(400, step=25)
+    assert rig.ring.clock == R.CLOCK_NONE
+    assert rig.send("clock next") == ["* break 10:00", "ok"]
+    rig.tick()
+    assert rig.ring.clock == R.CLOCK_BREAK
+    assert rig.send("clock prev") == ["* level 2 50/100 ante 100", "ok"]
+    rig.tick()
+    assert rig.ring.clock == R.CLOCK_NEW              # any level that starts
+
+
+def test_a_break_on_the_ring_shows_the_share_left():
+    rig = seated(4)
+    rig.send("deal 1")
+    rig.send("clock next")
+    rig.send("clock next")
+    rig.send("clock resume")
+    rig.tick()
+    r = rig.ring
+    assert r.clock == R.CLOCK_BREAK and r.clock_parts == 24
+    free, marked = free_and_marked(rig)
+    shown, plain = frames(rig, rig.now)
+    check_marks_kept(shown, plain, marked, 192)       # the whole break left: all bright
+    assert all(led(shown, p) == (0, 59, 43) for p in free), [led(shown, p) for p in free]
+    rig.send("clock set 2:30")                        # a quarter of the break left
+    rig.tick()
+    assert r.clock_parts == 6
+    shown, plain = frames(rig, rig.now)
+    logical = [r.arc(s) for s in range(1, 7)]
+    first = logical[0] + logical[1][:2]               # the first 6 LEDs from seat 1's
+    check_marks_kept(shown, plain, [p for p in marked if p in first], 256)
+    check_marks_kept(shown, plain, [p for p in marked if p not in first], 85)
+    assert [led(shown, p) for p in marked if p not in first] == [
+        tuple(v * 85 >> 8 for v in led(plain, p)) for p in marked if p not in first]
+    # No free LED among the first six here (seat 1's gap is its 4th LED): all dark now.
+    assert [p for p in free if p in first] == [logical[0][3]]
+    assert led(shown, logical[0][3]) == (0, 59, 43)
+    assert all(led(shown, p) == (0, 0, 0) for p in free if p not in first)
+    rig.send("clock set 0:01")
+    rig.run(1100, step=25)
+    assert rig.take() == ["* level 3 100/200 ante 200"] and r.clock == R.CLOCK_NEW
+
+
 def test_the_loop_allocates_nothing_with_the_clock_running():
     rig = seated(4)
     rig.send("deal 2")
     rig.send("away 3")
     rig.send("clock resume")
     rig.run(50)
-    writes = rig.strip.writes
-    # 2.1 s of frames and button polls, the clock running (MicroPython; CPython: nothing
-    # to measure).
-    if ticks_heap_locked(rig):
-        assert rig.strip.writes > writes + 50
-    assert rig.app.clock.running
+    # 2.1 s of frames and button polls at each of the clock's signals on the ring
+    # (MicroPython; CPython: nothing to measure).
+    for setting, signal in (("clock set 5:00", R.CLOCK_NONE), ("clock set 0:30",
+                                                                  R.CLOCK_COMING)):
+        rig.send(setting)
+        rig.run(50)
+        assert rig.ring.clock == signal
+        writes = rig.strip.writes
+        if ticks_heap_locked(rig):
+            assert rig.strip.writes > writes + 50
+    rig.run(30000, step=50)
+    assert rig.take()[0] == "* level 2 50/100 ante 100"
+    assert rig.ring.clock == R.CLOCK_NEW
+    ticks_heap_locked(rig)
+    rig.send("clock next")
+    rig.run(50)
+    assert rig.ring.clock == R.CLOCK_BREAK
+    ticks_heap_locked(rig)
+    assert rig.app.clock.running and rig.ring.clock == R.CLOCK_BREAK
 
 
 if __name__ == "__main__":
