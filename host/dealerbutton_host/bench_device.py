@@ -615,9 +615,9 @@ def make_app(cls, now_ms=1000):
     return app
 
 
-def default_app():
+def default_app(fields=None):
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
-    what a home game runs."""
+    what a home game runs. fields: more of config.json (a tournament)."""
     from dealerbutton import board, config, store
     from dealerbutton.app import App
 
@@ -629,7 +629,7 @@ def default_app():
             return App.press(self, seat, long, defer_save)
 
     gc.collect()
-    cfg, errors = config.validate({})
+    cfg, errors = config.validate(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     app = BenchApp(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
@@ -669,20 +669,10 @@ def bench_clock_frames(frames, pool, out):
     through each of the clock's signals on the ring in turn: nothing, the last minute, a
     level just started, a break. The heap of each loop turn (which draws a frame: 25 ms
     apart), then the time of the frame alone, as frame_default."""
-    from dealerbutton import board, config, store
-    from dealerbutton.app import App
     progress("frames with the tournament clock running, %d" % frames)
-    gc.collect()
-    cfg, errors = config.validate({"tournament": {"ante_kind": "bb", "levels": [
+    app = default_app({"tournament": {"ante_kind": "bb", "levels": [
         {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
         {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 20}]}})
-    if errors:
-        raise SystemExit("bench: config refused: %r" % (errors,))
-    app = App(cfg, board.make_strip(cfg), board.seat_pins(cfg), _write,
-              store.Store(MemFlash(keep=False)), now_ms=1000)
-    for s in (1, 2, 4, 5, 7, 8):
-        app.run("sit", s, None)
-    app.run("deal", 1, None)
     app.clock_command(["resume"])
     ft = pool["clk_t"]
     fb = pool["clk_b"]
