@@ -94,8 +94,8 @@ print("seat pins", sorted([g for g in machine.pins if g != 16]))
                   stdin="ping\nsit 1\nstate\n")
     out = lines(p)
     msg = ("config.json rejected (3 problems): colour: unknown field (known: seats, leds, pins,"
-           " offset, direction, brightness, budget_ma, rules, stakes, palette, color_order,"
-           " tournament); ")
+           " offset, direction, brightness, budget_ma, rules, stakes, palette, color_order, "
+           "tournament, network); ")
     assert out[0].startswith("dealerbutton: " + msg), out
     assert "seats: 15 is out of range 2..12" in out[0] and "rules: must be one of" in out[0]
     assert out[1] == "* error " + out[0][len("dealerbutton: "):]
@@ -211,3 +211,77 @@ print(board.safe_boot_requested())
 """
     p = run_board(tmp_path, body, config={"pins": {"next": 22}})
     assert lines(p) == ["False", "True"]
+
+
+NETWORK = {"ssid": "club", "wifi_password": "pw", "broker": "10.0.0.2", "room": "club",
+           "table": "7"}
+
+
+def test_a_pico_w_publishes_its_table_with_main_py(tmp_path):
+    """main.py on a board with Wi-Fi (the fake network and umqtt.simple modules): the table
+    is on the broker, and the serial line plays as without a network."""
+    body = """
+sys.path.insert(0, %r)
+import network
+from umqtt import simple
+network.aps["club"] = "pw"
+board.max_loops = 60
+import main
+print("sent", simple.broker.sent[0])
+print("state", simple.broker.of("dealerbutton/club/7/state")[-1])
+print("wdt", machine.watchdogs[0].feeds > 60)
+""" % str(FIRMWARE)
+    p = run_board(tmp_path, body, config={"seats": 4, "network": NETWORK},
+                  stdin="sit 1\nping\n")
+    out = lines(p)
+    assert out[1] == ("dealerbutton: network: table 7 of room club, Wi-Fi club, "
+                      "broker 10.0.0.2"), out
+    assert out[2:5] == ["* seat 1 active", "ok", "ok pong"], out
+    assert out[-3] == "sent ('dealerbutton/club/7/online', '1', True)", out
+    # seat 1 sat down before the Wi-Fi was joined: in the state, and counted as missed
+    assert '{"seat":1,"status":"active"' in out[-2] and out[-2].endswith('"missed":1}')
+    assert out[-1] == "wdt True"
+
+
+def run_without(tmp_path, module, config):
+    """The board under micropython with `module` missing (a stand-in that fails to import
+    comes first on the path)."""
+    gone = tmp_path / ("without-" + module)
+    (gone / module.split(".")[0]).mkdir(parents=True)
+    if "." in module:
+        (gone / "umqtt" / "__init__.py").write_text("")
+        (gone / "umqtt" / "simple.py").write_text("raise ImportError(\"no module named %s\")\n"
+                                                   % module)
+    else:
+        (gone / module).rmdir()
+        (gone / (module + ".py")).write_text("raise ImportError(\"no module named %s\")\n"
+                                             % module)
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    script = PRELUDE % {"config": str(tmp_path / "config.json"),
+                        "state": str(tmp_path)} + "board.run(loops=10)\n"
+    return run_micropython(script, stdin="sit 2\n", extra_paths=[gone], timeout=120)
+
+
+def test_a_board_without_wifi_or_umqtt_plays_on_and_says_why(tmp_path):
+    config = {"seats": 4, "network": NETWORK}
+    out = lines(run_without(tmp_path, "network", config))
+    assert out[:4] == ["* info no saved state: clean start",
+                       "dealerbutton: network: this board has no Wi-Fi (no network module); "
+                       "the table runs without it", "* seat 2 active", "ok"], out
+    (tmp_path / "state.json").unlink()
+    out = lines(run_without(tmp_path, "umqtt.simple", config))
+    assert out[:4] == ["* info no saved state: clean start",
+                       "dealerbutton: network: umqtt.simple is missing (dealerbutton deploy "
+                       "installs it); the table runs without the broker",
+                       "* seat 2 active", "ok"], out
+
+
+def test_a_bad_network_block_is_refused_like_any_other_field(tmp_path):
+    p = run_board(tmp_path, "board.run(loops=3)\nprint('wdt', len(machine.watchdogs))\n",
+                  config={"seats": 4, "network": {"ssid": "club", "room": "club/7",
+                                                  "table": "7", "port": "1883"}})
+    out = lines(p)
+    assert out[0] == ("dealerbutton: config.json rejected (3 problems): network.broker: "
+                      "required, a text; network.room: 1 to 40 letters, digits, '_', '.' or "
+                      "'-'; network.port: a number 0..65535 (0: 1883, or 8883 with tls)"), out
+    assert out[-1] == "wdt 0"

@@ -1,6 +1,8 @@
 """`dealerbutton deploy` end to end against a real MicroPython: the unix port's REPL on a
 pseudo-terminal (its raw REPL works there, so mpremote talks to it as to a board)."""
 
+import hashlib
+import json
 import os
 import pty
 import select
@@ -56,9 +58,9 @@ def board(tmp_path):
     b.close()
 
 
-def run_deploy(*args):
+def run_deploy(*args, env=None):
     proc = subprocess.run([str(BIN / "dealerbutton"), "deploy", *args], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, env=env)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -197,3 +199,98 @@ def test_a_device_that_is_not_micropython_is_named(tmp_path):
     finally:
         emu.stop()
     assert not (tmp_path / "x").exists()
+
+
+NETWORK = {"ssid": "club", "wifi_password": "pw", "broker": "10.0.0.2", "room": "club",
+           "table": "7"}
+
+
+def mip_index(root):
+    """A micropython-lib index in a folder, laid out as the real one (package/<mpy>/<name>/
+    <version>.json naming each file by the start of its SHA-256, file/<h[:2]>/<h>), holding
+    umqtt.simple at the pinned version: here the test's stand-in (tests/fakes/umqtt),
+    compiled with mpy-cross. mpremote's mip reads such a folder as it reads a URL."""
+    name, version = deploy.umqtt_pin()
+    hashes = []
+    root.mkdir()
+    for src in sorted((FAKES / "umqtt").glob("*.py")):
+        out = root / (src.stem + ".mpy")
+        subprocess.run([deploy.mpy_cross_exe(), "-o", str(out), str(src)], check=True)
+        data = out.read_bytes()
+        short = hashlib.sha256(data).hexdigest()[:8]
+        (root / "file" / short[:2]).mkdir(parents=True, exist_ok=True)
+        (root / "file" / short[:2] / short).write_bytes(data)
+        hashes.append(["umqtt/" + out.name, short])
+    pkg = root / "package" / "6" / name
+    pkg.mkdir(parents=True)
+    (pkg / (version + ".json")).write_text(json.dumps({"hashes": hashes, "deps": [],
+                                                       "version": version}))
+    return root
+
+
+def test_a_network_block_sends_net_and_installs_umqtt_with_mip(board, tmp_path):
+    target = tmp_path / "flash"
+    index = mip_index(tmp_path / "index")
+    env = dict(os.environ, DEALERBUTTON_MIP_INDEX=str(index))
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--no-reset", env=env)
+    assert rc == 0, out + err
+    assert "config %s: valid, with a network block" % config in out
+    assert ("installed umqtt.simple 1.6.0 with mip from %s -> %s/lib/umqtt/__init__.mpy, "
+            "%s/lib/umqtt/simple.mpy" % (index, target, target)) in out, out
+    assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 3) in out
+    assert (target / "dealerbutton" / "net.mpy").exists()
+    # the deployed board: its config (with the block) is valid there, umqtt imports from /lib
+    code = ("import dealerbutton.config as c\nfrom umqtt import simple\n"
+            "print(c.load_text(open(%r).read())[1], simple.MQTTClient.__name__)"
+            % str(target / "config.json"))
+    proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, MICROPYPATH="%s:%s/lib" % (target, target)),
+                          timeout=30, cwd="/")
+    assert proc.stdout.strip() == "[] MQTTClient", proc.stdout + proc.stderr
+
+    # again: umqtt is on the board already (no index needed), nothing copied
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--no-reset")
+    assert rc == 0, out + err
+    assert "umqtt.simple 1.6.0: already on the board (%s/lib/umqtt)" % target in out
+    assert "board is up to date (%d files)" % (len(MODULES) + 3) in out
+
+    # without the block: net.mpy goes; a config with the block is then refused by the board
+    config.write_text(json.dumps({"seats": 6}))
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--no-reset")
+    assert rc == 0, out + err
+    assert "removed %s" % (target / "dealerbutton" / "net.mpy") in out
+    assert "umqtt" not in out
+    config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
+    code = "import dealerbutton.config as c\nprint(c.load_text(open(%r).read())[1][0])" % (
+        str(config))
+    proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, MICROPYPATH=str(target)), timeout=30, cwd="/")
+    assert proc.stdout.strip() == ("network: this board's firmware has no net module: deploy "
+                                   "again with this config.json"), proc.stdout
+
+
+def test_an_index_that_cannot_be_reached_changes_nothing(board, tmp_path):
+    target = tmp_path / "flash"
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
+    env = dict(os.environ, DEALERBUTTON_MIP_INDEX=str(tmp_path / "no-index"))
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--dry-run", "--no-reset", env=env)
+    assert rc == 0, out + err
+    assert ("would install umqtt.simple 1.6.0 with mip from %s -> %s/lib"
+            % (tmp_path / "no-index", target)) in out
+    assert "would copy dealerbutton/net.mpy" in out
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--no-reset", env=env)
+    assert rc == 2
+    assert ("could not install umqtt.simple 1.6.0 with mip from %s: Error opening %s/package/6/"
+            "umqtt.simple/1.6.0.json. Deploy again where the index can be reached, or set "
+            "DEALERBUTTON_MIP_INDEX to a copy of it (a folder or a URL)"
+            % (tmp_path / "no-index", tmp_path / "no-index")) in err, err
+    assert "Traceback" not in err
+    assert not (target / "dealerbutton").exists()

@@ -5,6 +5,10 @@ the refused-config mode and the watchdog start here too), then runs the App fore
 stdin without blocking, ticks the app, feeds the watchdog. While it runs every byte on the serial line is the protocol's (Ctrl-C included); the `repl` command ends
 the loop and leaves the REPL free (Ctrl-C back on, the watchdog switched off first); any
 crash prints its traceback and resets the board, which restores the saved state at power-up.
+
+A Pico W whose config.json has a "network" block also publishes its table on an MQTT broker
+(dealerbutton.net, on the board only then: net.start wires it): the loop ticks the Net
+after the app.
 """
 
 import sys
@@ -103,11 +107,13 @@ def reset_cause():
 
 
 def start():
-    """The App of config.json (or the refused-config mode) and the watchdog (None when the
-    config was refused), as run() starts them."""
+    """The App of config.json (or the refused-config mode), the watchdog (None when the
+    config was refused) and the Net (None without a usable "network" block), as run()
+    starts them."""
     cfg, errors = load_config()
     now = now_ms()
     wdt = None
+    net = None
     if errors:
         _write("dealerbutton: " + config.message(errors))
         app = start_refused(cfg, errors, make_strip, _write, now)
@@ -115,7 +121,10 @@ def start():
         app = App(cfg, make_strip(cfg), seat_pins(cfg), _write,
                   store.Store(store.OsFs(STATE_DIR)), now_ms=now)
         wdt = machine.WDT(timeout=WDT_MS)
-    return app, wdt
+        if cfg.get("network"):
+            from dealerbutton import net as network
+            net = network.start(app, cfg["network"], wdt.feed, _write, lambda: now_ms())
+    return app, wdt, net
 
 
 def _write(line):
@@ -173,7 +182,7 @@ def run(loops=None, console=None):
     Ctrl-C, if the line was not the app's)."""
     if loops is None:
         loops = max_loops
-    app, wdt = start()
+    app, wdt, net = start()
     stats = app.stats
     stats.reset_cause = reset_cause()
     console = console or Console()
@@ -195,6 +204,8 @@ def run(loops=None, console=None):
             pause = app.tick(now)  # shorter than LOOP_MS while a button is down
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
+            if net is not None:
+                net.tick(now)   # feeds the watchdog before each call that may block
             stats.turn(app.last_frame == now)   # collects garbage after a frame if due
             sleep_ms(pause or LOOP_MS)
         console.release()

