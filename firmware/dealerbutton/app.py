@@ -27,7 +27,6 @@ clock event and at least every 30 s while it runs; after a power cut it is back 
 """
 
 from dealerbutton import VERSION, config, protocol
-from dealerbutton import clock as clockmod
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
@@ -134,6 +133,7 @@ class App:
         in a cash game."""
         if self.tournament is None:
             return None
+        from dealerbutton import clock as clockmod  # (a cash game never loads it)
         if saved is not None:
             try:
                 return clockmod.Clock.from_dict(self.tournament, saved, self.now)

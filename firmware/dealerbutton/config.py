@@ -14,7 +14,7 @@ cash game.
 
 import json
 
-from dealerbutton import clock, palette
+from dealerbutton import palette
 
 RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
@@ -154,6 +154,7 @@ def validate(d):
     elif "seats" in d:
         _check_seat_pins(errors, cfg["pins"], cfg["seats"])
     if "tournament" in d:
+        from dealerbutton import clock  # (a cash game never loads it)
         tournament, problems = clock.validate(d["tournament"])
         errors.extend(problems)
         if tournament is not None:
