@@ -124,6 +124,32 @@ def test_bad_seat_count_is_refused():
     assert proc.returncode == 2 and "2..12" in proc.stderr
 
 
+def test_help_says_what_it_does_and_shows_every_default():
+    proc = run("--help")
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "Play random sessions through the rules core" in text
+    for option, default in (("--seed SEED", "1"), ("--hands HANDS", "5000"),
+                            ("--rules {dead,moving,simple,all}", "all"),
+                            ("--seats SEATS", "9")):
+        after = text.split("  " + option if ("  " + option) in text else " " + option)[-1]
+        assert re.match(r"[^-]*\(default: %s\)" % default, after), (option, after[:120])
+
+
+def test_readme_names_every_command_of_the_help():
+    """The README's count and list of commands is the one `dealerbutton --help` gives."""
+    from dealerbutton_host import cli
+
+    sub = next(a for a in cli.parser()._actions if a.dest == "command")
+    names = list(sub.choices)
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    m = re.search(r"has (\w+) commands: ([^.]*)\.", readme)
+    assert m, "the README does not say how many commands there are"
+    assert m.group(1) == {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
+                          12: "twelve"}[len(names)]
+    assert sorted(re.findall(r"`(\w+)`", m.group(2))) == sorted(names)
+
+
 # -- tournaments -----------------------------------------------------------------------------
 
 def tournament_rows(stdout):

@@ -100,6 +100,77 @@ def test_layout_survives_tiny_and_empty_screens():
                for ln in view.to_text(view.layout(empty, 80, 24), 80, 24))
 
 
+LEDS_REPLY = " ".join("%06X" % (0x101010 * (k % 16)) for k in range(24))
+
+
+def waiting_model(seats):
+    """A table with every status, both choices of a waiting player, debts, a posted
+    hand and the reply to `leds` (24 LEDs) last in the events."""
+    m = make_model(seats)
+    m.title = "dealerbutton emulator (MicroPython)"
+    m.version = "0.1.0"
+    rows = m.state["seats"] = [{"seat": i + 1, "status": "active", "owes": [0, 0]}
+                               for i in range(seats)]
+    m.config["seats"] = seats
+    rows[1].update(status="waiting", choice="wait", owes=[20, 0])
+    rows[3].update(status="waiting", choice="post", owes=[20, 10])
+    rows[4].update(status="away", owes=[20, 10])
+    rows[5].update(status="empty")
+    m.note("> leds  ->  ok " + LEDS_REPLY)
+    return m
+
+
+@pytest.mark.parametrize("seats", [6, 9, 12])
+def test_layout_fits_80x24_and_explains_the_waiting_words(seats):
+    items = view.layout(waiting_model(seats), 80, 24)
+    for y, x, text, _style in items:  # nothing drawn past the edge, so nothing was cut off
+        assert 0 <= y < 24 and x + len(text) <= 80, (y, x, text)
+    lines = view.to_text(items, 80, 24)
+    text = "\n".join(lines)
+    assert lines[0].startswith("dealerbutton emulator (MicroPython)")
+    assert lines[0].endswith("rules dead  stakes 10/20  hands 4")
+    assert re.search(r"\b2  waits for BB 20\s", text)
+    assert re.search(r"\b4  will post    20\+10 dead$", text, re.M)
+    assert re.search(r"\b5  away         20\+10 dead\b", text)
+    assert len(re.findall(r"^.*\b\d+  (active|away|empty|waits for BB|will post) ", text,
+                          re.M)) == seats
+    # The reply to `leds` is shown whole, over as many lines as it takes.
+    events = lines[lines.index("events") + 1:-1]
+    assert " ".join(events).split("ok ", 1)[1].split() == LEDS_REPLY.split()
+    if seats <= 9:  # rows to spare: the words are explained and the last hand shown
+        assert "waits for BB: comes in on his big blind" in lines[2 + seats + 1]
+        assert "will post: posts what he owes, then plays" in lines[2 + seats + 2]
+        assert "hand 4: D 3  SB 5  BB 6  first to act 1" in text
+    # Before the first hand, and with a hand of many posts: all of it, on more lines.
+    for hand in (None, dict(HAND, posts={str(k): [20, 10] for k in range(1, 7)})):
+        m = waiting_model(seats)
+        m.hand = hand
+        items = view.layout(m, 80, 24)
+        assert all(x + len(text) <= 80 for _y, x, text, _s in items)
+        if seats == 6:
+            panel = sorted((y, x, t) for y, x, t, _s in items if x > 30 and 2 < y < 17)
+            text = " ".join(" ".join(t for _y, _x, t in panel).split())
+            assert ("no hand dealt yet: seat the players, press the next-hand button (space), "
+                    "then the seat that won the draw for the button" in text
+                    if hand is None else
+                    "posts 1: 20+10 dead, 2: 20+10 dead, 3: 20+10 dead, 4: 20+10 dead, "
+                    "5: 20+10 dead, 6: 20+10 dead" in text)
+    # On a wide screen the firmware's version shows too, and a post's amount.
+    wide = view.to_text(view.layout(waiting_model(seats), 132, 42), 132, 42)
+    assert "(MicroPython)  firmware 0.1.0  rules dead" in wide[0]
+    assert "waits for BB: comes in on his big blind" in "\n".join(wide)
+
+
+def test_narrow_seat_rows_say_posted_and_the_hand_lines_say_how_much():
+    m = make_model(6)
+    m.hand = dict(HAND, first_to_act=2)  # seat 2 posts 20+10 dead and acts first
+    wide = "\n".join(view.to_text(view.layout(m, 132, 42), 132, 42))
+    assert re.search(r"\b2  active\s+-\s+first posts 20\+10 dead$", wide, re.M)
+    narrow = "\n".join(view.to_text(view.layout(m, 80, 24), 80, 24))
+    assert re.search(r"\b2  active\s+-\s+first posted$", narrow, re.M)
+    assert "posts 2: 20+10 dead, 5: 10, 6: 20" in narrow
+
+
 def test_keys_map_to_presses():
     assert view.key_command("1", 9) == ("press 1", False)
     assert view.key_command("0", 12) == ("press 10", False)
@@ -212,3 +283,81 @@ def test_emulate_view_in_a_real_terminal(runtime, tmp_path):
         term.keys("q")
     finally:
         term.close()
+
+
+def test_emulate_in_an_80x24_terminal_fits_and_shows_the_whole_leds_reply(tmp_path):
+    term = Tmux(dealerbutton("emulate", "--seats", 9, "--state", tmp_path / "state"), 80, 24)
+    try:
+        term.wait_for(r"\b9  empty")
+        term.keys("1", "2", "3", "4", "5")
+        term.wait_for(r"\b5  active")
+        term.keys("Space", "1")  # the draw, won by seat 1
+        term.wait_for(r"hand 1: D 1")
+        term.keys("4")  # seat 4 steps away and misses blinds
+        term.wait_for(r"\b4  away")
+        term.keys("n", "n")
+        term.wait_for(r"hands 3$")
+        term.keys("4", "6", "7", "7")  # 4 back (posts), 6 sits (waits), 7 sits, then posts
+        screen = term.wait_for(r"\b7  will post")
+        assert re.search(r"^.*\b4  will post    20\+10 dead", screen, re.M)
+        assert re.search(r"^.*\b6  waits for BB 20", screen, re.M)
+        assert "waits for BB: comes in on his big blind" in screen
+        assert "will post: posts what he owes, then plays" in screen
+        term.keys(":")
+        term.keys("-l", "leds")
+        term.keys("Enter")
+        screen = term.wait_for(r"> leds  ->  ok ")
+        words = screen.split("> leds  ->  ok ", 1)[1].split("\n>")[0].split()
+        assert len(words) == 24 and all(re.fullmatch(r"[0-9A-F]{6}", w) for w in words), screen
+        assert screen.splitlines()[0].endswith("stakes 10/20  hands 3")
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        term.keys("Tab", "q")
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize("command", ["emulate", "monitor --port /dev/ttyACM9"])
+def test_no_terminal_is_a_one_line_message(command, tmp_path):
+    """Started with its input (or output) not a terminal, the view says what to use."""
+    state = tmp_path / "state"
+    argv = [str(BIN / "dealerbutton")] + command.split() + ["--state", str(state)] * (
+        command == "emulate")
+    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=30)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("dealerbutton %s: the live view needs a terminal"
+                               % command.split()[0])
+    if command == "emulate":
+        assert "--stdio" in lines[0] and "--pty" in lines[0]
+        assert not state.exists()  # nothing was started or made
+    else:
+        assert "--command CMD or --script FILE" in lines[0]
+    # In a terminal, with input from elsewhere, and in one curses cannot drive (the shell
+    # waits a little after it, so that tmux shows its last words).
+    name = "dealerbutton %s: " % command.split()[0]
+    for how in ("%s < /dev/null", "TERM=nosuchterm %s"):
+        term = Tmux((how % " ".join(argv)) + "; s=$?; sleep 1; (exit $s)", 200, 10)
+        try:
+            screen = term.wait_for(re.escape(name))
+            assert term.wait_exit() == 2
+            assert "Traceback" not in screen
+            assert "--stdio" in screen if command == "emulate" else "--script FILE" in screen
+        finally:
+            term.close()
+
+
+def test_link_without_pty_is_refused(tmp_path):
+    for extra in (["--stdio"], []):
+        proc = subprocess.run([str(BIN / "dealerbutton"), "emulate", "--link",
+                               str(tmp_path / "tty"), "--state", str(tmp_path)] + extra,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 2
+        assert proc.stderr.startswith("dealerbutton emulate: --link PATH works only with "
+                                      "--pty"), proc.stderr
+        assert ("--stdio has none" if extra else "the live view has none") in proc.stderr
+        assert not (tmp_path / "tty").exists()

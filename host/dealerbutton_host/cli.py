@@ -15,9 +15,16 @@ from dealerbutton import VERSION
 from .client import Client, DeviceError
 from .deploy import DeployError
 from .device import EmulatorError
+from .view import NoTerminal
 from .web import WebError
 
 RULE_SETS = ("dead", "moving", "simple")
+# What to use instead of the live view when there is no terminal to draw it in.
+NO_VIEW = {
+    "emulate": "use --stdio to speak the protocol on stdin/stdout, or --pty to put the "
+               "device on a pseudo-terminal",
+    "monitor": "use --command CMD or --script FILE to send commands without the view",
+}
 
 
 def _positive(text):
@@ -78,9 +85,10 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--script", metavar="FILE",
                    help="send each line of FILE ('#' comments), print replies; no view")
     m.add_argument("--wait", type=float, default=0.3, metavar="S",
-                   help="with --command/--script: seconds to keep printing events at the end")
+                   help="with --command/--script: seconds to keep printing events at the end "
+                   "(default: %(default)s)")
     m.add_argument("--timeout", type=float, default=5.0, metavar="S",
-                   help="seconds to wait for a reply")
+                   help="seconds to wait for a reply (default: %(default)s)")
 
     c = sub.add_parser("clock", help="the tournament clock full screen, in large digits, for "
                        "a screen at the table",
@@ -90,10 +98,18 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--port", help="serial port (default: the first USB board)")
 
     s = sub.add_parser("simulate", help="play random sessions through the rules core, "
-                       "check every invariant, print a fairness report")
+                       "check every invariant, print a fairness report",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+                       description="Play random sessions through the rules core (players "
+                       "sit down, step away, come back, bust out; refused events and undos "
+                       "thrown in), check every invariant on every hand, and print a "
+                       "fairness report per rule set: who was dealt in, paid which blind, "
+                       "posted. The same seed gives the same report; progress goes to "
+                       "stderr. Exit status 1 if an invariant fails.")
     s.add_argument("--seed", type=int, default=1, help="random seed (same seed, same report)")
     s.add_argument("--hands", type=_positive, default=5000, help="hands per rule set")
-    s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all")
+    s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all",
+                   help="rule set to play, or all three one after the other")
     s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
     s.add_argument("--tournament", action="store_true",
                    help="play a tournament per rule set instead (--hands: at most)")
@@ -172,6 +188,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return 2
+    except NoTerminal as e:
+        print("dealerbutton %s: %s; %s" % (args.command, e, NO_VIEW[str(args.command)]),
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         return 130
@@ -194,10 +214,16 @@ def web(args) -> int:
 
 # -- emulate ------------------------------------------------------------------------------
 def emulate(args) -> int:
-    from . import device
+    from . import device, view
 
     if args.seats is not None and not 2 <= args.seats <= 12:
         raise EmulatorError("--seats must be 2..12, not %d" % args.seats)
+    if args.link and not args.pty:
+        raise EmulatorError("--link PATH works only with --pty (PATH becomes a name for its "
+                            "pseudo-terminal); %s has none"
+                            % ("--stdio" if args.stdio else "the live view"))
+    if not (args.stdio or args.pty):
+        view.need_terminal()
     state = device.prepare_state_dir(args.state)
     opts = device.remembered_options(state, {"seats": args.seats, "leds": args.leds,
                                              "rules": args.rules, "config": args.config})
@@ -308,6 +334,10 @@ def _monitor_port(args) -> str:
 
 
 def monitor(args) -> int:
+    from . import view
+
+    if not (args.commands or args.script):
+        view.need_terminal()
     port = _monitor_port(args)
     commands = list(args.commands)
     if args.script:

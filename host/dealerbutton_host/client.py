@@ -13,6 +13,7 @@ are collected separately (and handed to a callback as they arrive, in device ord
 from __future__ import annotations
 
 import collections
+import errno
 import json
 import os
 import select
@@ -32,6 +33,8 @@ class DeviceTimeout(DeviceError):
 
 class DeviceClosed(DeviceError):
     """The device went away: the process ended, the port vanished."""
+
+    absent = False  # the port is not there (yet), as while a board resets
 
 
 class CommandError(DeviceError):
@@ -175,7 +178,10 @@ class SerialLink(Link):
             self.ser = serial.Serial(port, baudrate=baudrate, timeout=0, write_timeout=2,
                                      exclusive=True)
         except (serial.SerialException, OSError) as e:
-            raise DeviceClosed("cannot open %s: %s" % (port, _reason(e))) from None
+            closed = DeviceClosed("cannot open %s: %s" % (port, _reason(e)))
+            closed.absent = getattr(e, "errno", None) in (errno.ENOENT, errno.ENODEV,
+                                                          errno.ENXIO, errno.EIO)
+            raise closed from None
 
     def read(self, timeout):
         ser = self.ser

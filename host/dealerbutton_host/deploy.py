@@ -445,7 +445,8 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
             board.remove(path)
             out("removed %s" % path)
         if todo or stale:
-            out("%d files copied, %d removed, %d up to date" % (len(todo), len(stale), same))
+            out("%d %s copied, %d removed, %d up to date"
+                % (len(todo), "file" if len(todo) == 1 else "files", len(stale), same))
         else:
             out("board is up to date (%d files)" % same)
         if reset:

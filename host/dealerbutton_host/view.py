@@ -12,7 +12,9 @@ import collections
 import curses
 import json
 import math
+import os
 import sys
+import textwrap
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -82,6 +84,22 @@ def shown(rgb: RGB, brightness: int) -> RGB:
         return rgb
     r, g, b = (min(255, v * 255 // brightness) for v in rgb)
     return (r, g, b)
+
+
+class NoTerminal(Exception):
+    """The live view cannot be drawn: no terminal, or one curses cannot drive."""
+
+
+def need_terminal(stdin=None, stdout=None) -> None:
+    """Raise NoTerminal unless stdin and stdout are a terminal the view can use."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    try:
+        ok = stdin.isatty() and stdout.isatty()
+    except (AttributeError, ValueError):
+        ok = False
+    if not ok:
+        raise NoTerminal("the live view needs a terminal (stdin and stdout are not one)")
 
 
 # -- the model --------------------------------------------------------------------------
@@ -162,7 +180,9 @@ class TableModel:
     def seat_rows(self) -> List[dict]:
         return list(self.state.get("seats", [])) if self.state else []
 
-    def roles(self, seat: int) -> str:
+    def roles(self, seat: int, short: bool = False) -> str:
+        """What the seat is in the hand: D, SB, BB, first, and a post beyond the blinds
+        (its amount, or with short=True just "posted": the hand lines give it)."""
         h = self.hand
         if not h:
             return ""
@@ -177,7 +197,7 @@ class TableModel:
             out.append("first")
         post = (h.get("posts") or {}).get(str(seat))
         if post and seat not in (h.get("sb"), h.get("bb")):
-            out.append("posts " + money(post))
+            out.append("posted" if short else "posts " + money(post))
         return " ".join(out)
 
 
@@ -192,8 +212,9 @@ def money(pair) -> str:
 
 def hand_lines(hand: Optional[dict]) -> List[str]:
     if not hand:
-        return ["no hand dealt yet: seat the players, press the next-hand button",
-                "(space), then the seat that won the draw for the button"]
+        return ["no hand dealt yet: seat the players, press",
+                "the next-hand button (space), then the seat",
+                "that won the draw for the button"]
     dead = hand.get("button") not in hand.get("dealt", [])
     first = "hand %d: D %s%s  SB %s  BB %s  first to act %s" % (
         hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
@@ -260,9 +281,59 @@ def help_text(mode: str, seats: int, width: int = 200) -> str:
     return long_text if len(long_text) < width else short
 
 
+# What a seat's status is called on the screen, and what the less obvious words mean.
+STATUS_WORDS = {"wait": "waits for BB", "post": "will post"}
+LEGEND = (("waits for BB", "waits for BB: comes in on his big blind"),
+          ("will post", "will post: posts what he owes, then plays"))
+SEAT_HEADER = "seat  status       owes       this hand"
+SEAT_ROW = "%4d  %-12s %-10s %s"
+
+
+def status_word(row: dict) -> str:
+    status = str(row.get("status", "?"))
+    if status == "waiting" and row.get("choice") in STATUS_WORDS:
+        return STATUS_WORDS[row["choice"]]
+    return status
+
+
+def title_line(model: TableModel, width: int) -> str:
+    """The title and the table's facts; the facts (rules, stakes, hands) always show."""
+    state = model.state or {}
+    facts = ""
+    if state:
+        stakes = state.get("stakes") or (model.config or {}).get("stakes") or ["?", "?"]
+        facts = "  rules %s  stakes %s/%s  hands %s" % (
+            state.get("rules", "?"), stakes[0], stakes[1], state.get("hands", 0))
+    name = model.title
+    if model.version and len(name) + len(model.version) + 11 + len(facts) <= width:
+        name += "  firmware " + model.version
+    if len(name) + len(facts) > width:
+        name = name[: max(0, width - len(facts))]
+    return (name + facts).strip()
+
+
+def wrap_lines(lines: List[str], width: int, indent: int = 9) -> List[str]:
+    """Lines fitted to the width: a long one (the reply to `leds`, a hand with many
+    posts) goes on over indented lines, broken between words."""
+    out: List[str] = []
+    width = max(width, indent + 10)
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                     break_on_hyphens=False))
+    return out
+
+
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
            prompt: str = "", now: Optional[float] = None) -> List[Item]:
-    """The whole screen as positioned strings; curses-free so tests can read it."""
+    """The whole screen as positioned strings; curses-free so tests can read it.
+
+    Rows: the title, a connection line, then the ring (left) beside the seats, their
+    legend, a tournament's clock and the last hand (right); the events below; the prompt
+    and the help line at the bottom. When rows are short the events shrink to 3 lines,
+    then the last hand, the legend and then the clock are left out."""
     items: List[Item] = []
     now = time.monotonic() if now is None else now
 
@@ -274,24 +345,42 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
 
     cfg = model.config or {}
     seats = model.seats()
-    state = model.state or {}
-    title = model.title
-    if model.version:
-        title += "  firmware " + model.version
-    if state:
-        stakes = state.get("stakes") or cfg.get("stakes") or ["?", "?"]
-        title += "  rules %s  stakes %s/%s  hands %s" % (
-            state.get("rules", "?"), stakes[0], stakes[1], state.get("hands", 0))
-    put(0, 0, title, "bold")
+    put(0, 0, title_line(model, width), "bold")
     if model.connection:
         put(1, 0, model.connection, "error")
 
-    # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
+    # The right-hand panel: how many rows each part takes, and what fits.
+    rows = model.seat_rows()
+    words = {status_word(row) for row in rows}
+    legend = [text for word, text in LEGEND if word in words]
+    # The ring's radius if rows allow: at most half the width, and room left for the seat
+    # rows with their longest "this hand" ("first posted", "D SB first").
+    panel_width = len(SEAT_ROW % (0, "", "", "")) + len("first posted")
+    widest_ring = max(2, min((width // 2 - 13) // 4, (width - panel_width - 15) // 4))
+    hand_text = wrap_lines(hand_lines(model.hand), width - (4 * widest_ring + 15), indent=6)
+    hand_block = 1 + len(hand_text)
+    clock_text = clock_lines(model, now)
+    clock_block = 2 + len(clock_text) if clock_text else 0  # its title, a blank line
     log_rows = max(3, min(10, height // 4))
-    ring_h = max(5, height - 3 - log_rows - 2)
-    panel_x = min(width // 2, 4 * (ring_h // 2) + 12)
-    radius = max(2, min((ring_h - 3) // 2, (panel_x - 10) // 4))
-    cy, cx = 2 + ring_h // 2, panel_x // 2
+    room = height - 5 - log_rows  # title, connection; events label; prompt, help
+    need = 1 + max(len(rows), 1) + len(legend) + hand_block + clock_block
+    if need > room:
+        log_rows = max(3, log_rows - (need - room))
+        room = height - 5 - log_rows
+    if need > room:
+        need -= hand_block
+        hand_block = 0
+    if need > room:
+        need -= len(legend)
+        legend = []
+    if need > room:
+        clock_block = 0
+
+    # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
+    ring_h = max(5, room)
+    radius = min(widest_ring, max(2, (ring_h - 3) // 2))
+    panel_x = 4 * radius + 13
+    cy, cx = 2 + (ring_h - 1) // 2, 2 * radius + 6
     nleds = len(model.leds) or int(cfg.get("leds", 0) or 0)
     if seats and nleds >= seats:
         led_turn, seat_turn = ring_positions(nleds, seats, int(cfg.get("offset", 0) or 0),
@@ -308,14 +397,14 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
                 put(y, x, LED_GLYPH, ("led", shown(rgb, brightness)))
         for s in range(1, seats + 1):
             a = 2 * math.pi * seat_turn[s]
-            y = cy - int(round((radius + 1.6) * math.cos(a)))
+            y = cy - int(round((radius + 1.2) * math.cos(a)))
             x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
             label = "%d" % s
             put(y, x - len(label) // 2, label, "bold")
         if model.hand:
             h = model.hand
-            put(cy - 1, cx - 4, "hand %d" % h.get("n", 0), "bold")
-            put(cy, cx - 6, "D%s SB%s BB%s" % (h.get("button"),
+            put(cy - 1, cx - 3, "hand %d" % h.get("n", 0), "bold")
+            put(cy, cx - 5, "D%s SB%s BB%s" % (h.get("button"),
                                               "-" if h.get("sb") is None else h.get("sb"),
                                               h.get("bb")))
     else:
@@ -323,32 +412,36 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
 
     # The seats, on the right.
     x0 = panel_x + 2
-    put(2, x0, "seat  status    owes          this hand", "bold")
-    rows = model.seat_rows()
+    roles_width = width - x0 - len(SEAT_ROW % (0, "", "", ""))
+    put(2, x0, SEAT_HEADER, "bold")
     for i, row in enumerate(rows):
         seat = int(row.get("seat", i + 1))
         owes = row.get("owes") or [0, 0]
         owes_text = money(owes) if (owes[0] or owes[1]) else "-"
-        status = str(row.get("status", "?"))
-        if row.get("choice"):
-            status += "/" + str(row["choice"])
-        put(3 + i, x0, "%4d  %-9s %-13s %s" % (seat, status, owes_text, model.roles(seat)),
+        status = status_word(row)
+        roles = model.roles(seat)
+        if len(roles) > roles_width:
+            roles = model.roles(seat, short=True)
+        put(3 + i, x0, SEAT_ROW % (seat, status, owes_text, roles),
             "dim" if status == "empty" else None)
-    y = 4 + max(len(rows), 1)
-    put(y, x0, "last hand", "bold")
-    for j, line in enumerate(hand_lines(model.hand)):
-        put(y + 1 + j, x0, line)
-    clock = clock_lines(model, now)
-    if clock:
-        put(y + 5, x0, "tournament clock", "bold")
+    y = 3 + max(len(rows), 1)
+    for j, text in enumerate(legend):
+        put(y + j, x0, text, "dim")
+    y += len(legend) + 1
+    if clock_block:
+        put(y, x0, "tournament clock", "bold")
         last_minute = 0 < model.clock_left(now) <= 60000 and (model.clock or {}).get("next")
-        put(y + 6, x0, clock[0], "error" if last_minute else None)
-        put(y + 7, x0, clock[1])
+        put(y + 1, x0, clock_text[0], "error" if last_minute else None)
+        put(y + 2, x0, clock_text[1])
+        y += clock_block    # its title, its lines, a blank line
+    if hand_block:
+        for j, line in enumerate(hand_text):
+            put(y + j, x0, line)
 
     # Events and the help line, at the bottom.
     log_top = height - 2 - log_rows
     put(log_top - 1, 0, "events", "bold")
-    for j, line in enumerate(list(model.log)[-log_rows:]):
+    for j, line in enumerate(wrap_lines(list(model.log)[-log_rows:], width)[-log_rows:]):
         put(log_top + j, 0, line, "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
@@ -472,7 +565,12 @@ class Connector:
 def run(connector: Connector, model: TableModel, start_mode: str = "keys",
         can_quit_with_q: bool = True) -> int:
     """The interactive view; always gives the terminal back in its old state."""
-    return curses.wrapper(_loop, connector, model, start_mode, can_quit_with_q)
+    need_terminal()
+    try:
+        return curses.wrapper(_loop, connector, model, start_mode, can_quit_with_q)
+    except curses.error as e:
+        raise NoTerminal("the terminal cannot show the live view (TERM=%s: %s)"
+                         % (os.environ.get("TERM", ""), e)) from None
 
 
 def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
@@ -499,9 +597,11 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
         if client is not None:
             client.close()
         client = None
-        model.note("connection lost: %s" % why)
-        model.connection = ("disconnected (%s); waiting for %s ..." % (why, connector.describe)
-                            if connector.reconnect else "device stopped: %s (q to quit)" % why)
+        if connector.reconnect:  # a board that resets: its port goes away and comes back
+            model.connection = "disconnected; waiting for %s" % connector.describe
+        else:
+            model.connection = "device stopped: %s (q to quit)" % why
+        model.note(model.connection)
 
     def send(command: str):
         if client is None:
@@ -537,7 +637,9 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                     if not connector.reconnect:
                         model.connection = "cannot start the device: %s (q to quit)" % e
                         model.note(model.connection)
-                    else:
+                    elif isinstance(e, DeviceClosed) and e.absent:  # no port (yet)
+                        model.connection = "disconnected; waiting for %s" % connector.describe
+                    else:  # a port it cannot use, or not the app: say why
                         model.connection = "disconnected; waiting for %s (%s)" % (
                             connector.describe, e)
                         if not isinstance(e, DeviceClosed):

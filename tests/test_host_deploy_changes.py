@@ -1,0 +1,25 @@
+"""`dealerbutton deploy` a second time after one change: it copies that one file and says
+so in words that read right."""
+
+from test_host_deploy import MODULES, MicroPythonBoard, run_deploy
+
+
+def test_one_changed_file_is_copied_alone(tmp_path):
+    board = MicroPythonBoard(tmp_path)
+    try:
+        target = tmp_path / "flash"
+        rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--no-reset")
+        assert rc == 0, out + err
+        assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 2) in out
+        config = tmp_path / "six.json"
+        config.write_text('{"seats": 6}\n')
+        rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                                  str(config), "--no-reset")
+        assert rc == 0, out + err
+        assert "[1/1] copied six.json -> %s (changed, 13 bytes)" % (target / "config.json") \
+            in out
+        assert out.splitlines()[-1] == "1 file copied, 0 removed, %d up to date" % (
+            len(MODULES) + 1)
+        assert (target / "config.json").read_text() == config.read_text()
+    finally:
+        board.close()
