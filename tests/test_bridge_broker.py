@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from mqttrig import MOSQUITTO, Mosquitto, Recorder
 
-pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO), reason="mosquitto not installed")
+pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
+                                reason="mosquitto not installed (under CI: a failure)")
 
 T = "dealerbutton/club/7/"
 EXE = [sys.executable, "-m", "dealerbutton_host.cli"]

@@ -23,3 +23,22 @@ def test_one_changed_file_is_copied_alone(tmp_path):
         assert (target / "config.json").read_text() == config.read_text()
     finally:
         board.close()
+
+
+def test_the_config_is_named_as_typed_and_a_closed_pipe_is_quiet():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, "-m", "dealerbutton_host.cli", "deploy", "--dry-run"]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[0] == "config firmware/config.json: valid", proc.stdout
+    # Read one line and close the pipe, as `| head -1` does: no traceback, exit 0.
+    p = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 0, err
+    assert "Traceback" not in err, err

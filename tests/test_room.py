@@ -204,7 +204,8 @@ def test_no_more_than_a_thousand_tables(caplog):
     assert len(m.tables) == room.MAX_TABLES and m.refused == 5
 
 
-@pytest.mark.skipif(not os.path.exists(MOSQUITTO), reason="mosquitto not installed")
+@pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
+                                reason="mosquitto not installed (under CI: a failure)")
 def test_room_command_sees_every_table_from_retained_state(tmp_path):
     broker = Mosquitto(tmp_path / "broker")
     rec = Recorder(broker)

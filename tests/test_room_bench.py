@@ -10,7 +10,8 @@ import sys
 import pytest
 from mqttrig import MOSQUITTO
 
-pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO), reason="mosquitto not installed")
+pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
+                                reason="mosquitto not installed (under CI: a failure)")
 
 
 def test_benchmark_small_run():

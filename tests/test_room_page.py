@@ -11,7 +11,8 @@ from dealerbutton_host import roomweb
 from test_room import model_with, table_state
 
 CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
+                                reason="chromium not installed (under CI: a failure)")
 
 
 @pytest.fixture

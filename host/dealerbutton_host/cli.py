@@ -121,14 +121,23 @@ def parser() -> argparse.ArgumentParser:
                    help="tournament: big-blind ante, or an ante from each player")
 
     w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
-                       "(and drives a board over Web Serial)")
+                       "(and drives a board over Web Serial)",
+                       description="Serve a page that runs the board's own firmware in "
+                       "MicroPython's WebAssembly port (the ring, the buttons, the table; "
+                       "saved in the browser), or drives a real board over Web Serial. "
+                       "--out writes the page as a folder of static files instead.")
     w.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
     w.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080)")
     w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
                    "do not serve")
 
     b = sub.add_parser("bench", help="the firmware's benchmark on this machine, or with --port "
-                       "the figures a running board (or the emulator's pty) reports")
+                       "the figures a running board (or the emulator's pty) reports",
+                       description="Without --port: time and weigh the firmware on the "
+                       "MicroPython unix port and estimate the board's figures (python -m "
+                       "dealerbutton_host.bench --help has more options). With --port: ask a "
+                       "running board (or the emulator's pty) for its own figures (the "
+                       "protocol's stats command) and print them.")
     b.add_argument("--port", help="serial port of the board (or the emulator's pty)")
 
     from .mqttcli import add_parsers as add_mqtt_parsers
@@ -195,6 +204,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`dealerbutton ... | head`): no traceback, and none either
+        # when Python flushes stdout on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 
@@ -379,13 +393,7 @@ def monitor_view(port: str, timeout: float) -> int:
     from . import view
 
     def connect() -> Client:
-        client = Client.serial(port, timeout=timeout)
-        try:
-            client.sync()
-        except DeviceError:
-            client.close()
-            raise
-        return client
+        return Client.connect(port, timeout)
 
     model = view.TableModel("dealerbutton monitor %s" % port)
     connector = view.Connector(connect, port, reconnect=True)

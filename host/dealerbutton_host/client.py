@@ -246,6 +246,17 @@ class Client:
     def serial(cls, port: str, **kw) -> "Client":
         return cls(SerialLink(port), **kw)
 
+    @classmethod
+    def connect(cls, port: str, timeout: float) -> "Client":
+        """A client on the serial port, in step with the device (sync), or DeviceError."""
+        client = cls.serial(port, timeout=timeout)
+        try:
+            client.sync()
+        except DeviceError:
+            client.close()
+            raise
+        return client
+
     @property
     def name(self):
         return self.link.name

@@ -333,13 +333,7 @@ def _loop(stdscr, connect, model: ClockModel) -> int:
 
 def main(port: str, timeout: float = 5.0) -> int:
     def connect() -> Client:
-        client = Client.serial(port, timeout=timeout)
-        try:
-            client.sync()
-        except DeviceError:
-            client.close()
-            raise
-        return client
+        return Client.connect(port, timeout)
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise NoTerminal("the clock is drawn on a terminal: run it in one, with its input "

@@ -106,6 +106,14 @@ def check_config(path: Path) -> bytes:
     return data
 
 
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when it is inside."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def modules(network: bool = False) -> List[Path]:
     left_out = HOST_ONLY if network else HOST_ONLY + NETWORK_ONLY
     return sorted(p for p in package_dir().glob("*.py") if p.name not in left_out)
@@ -119,7 +127,7 @@ def build(config: Optional[str], target: str, out: Callable[[str], None],
     config_path = Path(config) if config else firmware_dir() / "config.json"
     config_bytes = check_config(config_path)
     network = has_network(config_bytes)
-    out("config %s: valid%s" % (config_path, ", with a network block" if network else ""))
+    out("config %s: valid%s" % (_shown(config_path), ", with a network block" if network else ""))
     exe = mpy_cross_exe()
     items = []
     mods = modules(network)
