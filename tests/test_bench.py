@@ -103,6 +103,9 @@ def test_heap_per_call_is_counted_on_micropython_only(run):
     assert figures["deal_heap"]["micropython"]["median_b"] > 0
     # Deterministic targets that are met: the frame and the button poll allocate nothing.
     assert figures["frame_heap"]["micropython"]["max_b"] == 0
+    # With the tournament clock running, through its four signals on the ring.
+    assert figures["frame_clock_heap"]["micropython"]["max_b"] == 0
+    assert result["detail"]["micropython"]["frame_clock"]["signal_at_end"] == 3  # the break
     assert figures["idle_tick_heap"]["micropython"]["max_b"] == 0
     # The board's heap budget, 64 KB: the status follows the estimated range.
     pico = figures["heap_app_pico"]

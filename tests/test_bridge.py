@@ -21,7 +21,8 @@ class Clock:
 @pytest.mark.parametrize("payload, line", [
     (b"sit 3", "sit 3"), (b"SIT 3 POST", "sit 3 post"), (b"  deal  ", "deal"),
     (b"press 0", "press 0"), (b"choose 2 wait", "choose 2 wait"), (b"undo", "undo"),
-    (b"state", "state"), (b"hold 12", "hold 12"),
+    (b"state", "state"), (b"hold 12", "hold 12"), (b"clock", "clock"),
+    (b"CLOCK Pause", "clock pause"), (b"clock set 12:30", "clock set 12:30"),
 ])
 def test_table_commands_pass(payload, line):
     assert bridge.check_command(payload) == (line, None)
@@ -36,6 +37,8 @@ def test_table_commands_pass(payload, line):
     (b"", "empty"), (b"   ", "empty"), (b"sit " + b"1" * 200, "longer than 120"),
     (b"sit 1234", "neither a seat number"), (b"sit -1", "neither a seat number"),
     (b"sit 1 post now", "too many words"), (b"sit 1 rm", "neither a seat number"),
+    (b"clock set 12:3", "neither a seat number"), (b"clock set :30", "neither a seat number"),
+    (b"clock set 1:30:00", "neither a seat number"), (b"repl", "not a table command"),
 ])
 def test_everything_else_is_refused(payload, why):
     line, reason = bridge.check_command(payload)

@@ -36,7 +36,8 @@ def emulate(runtime, options, sent, state):
     else:
         cmd, env = [micropython_exe()] + args, dict(os.environ, MICROPYPATH=str(FIRMWARE))
     data = "".join(line + "\n" for line in sent)
-    return subprocess.run(cmd, input=data, capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(cmd, input=data, capture_output=True, text=True, env=env, timeout=60,
+                          cwd=str(FIRMWARE.parent))   # options name files from the top
 
 
 def test_the_document_has_checked_examples():

@@ -17,6 +17,13 @@ released, and never acts.
     in DRAW mode  seat short: the button goes there and the first hand is dealt;
                   next short: the button is drawn at random among the seated players
                   present and the hand dealt; next long: cancel
+At a tournament table (config.json's "tournament" block) the next-hand button held 5 s
+pauses or starts the clock: a second flash at 5 s says "let go now" (a shorter hold is
+still undo; in a cash game any hold is undo). During a break no hand is dealt.
+
+The tournament clock (clock.py) runs on now_ms: its events go out as it ticks, the table
+plays its level (set_level, from the next deal), and it is saved with the table at every
+clock event and at least every 30 s while it runs; after a power cut it is back paused.
 """
 
 from dealerbutton import VERSION, forget, protocol
@@ -28,8 +35,10 @@ from dealerbutton.ticks import ticks_add, ticks_diff
 
 _HEX = b"0123456789ABCDEF"
 # The table events the undo history names (`* undo ...`), and their options.
-EVENTS = ("sit", "away", "back", "choose", "leave", "deal")
+EVENTS = ("sit", "away", "back", "choose", "leave", "deal", "level")
 OPTIONS = (None, "post", "wait")
+CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
+NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
 def _default_rng(n):
@@ -62,6 +71,7 @@ class Pins:
 
 class App:
     frame_ms = 25          # render at 40 frames a second (and at once after a press)
+    clock = None           # the tournament clock (restore() makes it); None: a cash game
     repl_requested = False  # the host sent `repl`: the loop ends and the REPL gets the line
 
     def __init__(self, cfg, strip, pins, write, store=None, rng=None, now_ms=0, bank=None):
@@ -92,6 +102,9 @@ class App:
         self.history_top = 0
         # Bit i set once button i's hold has reached a long press (flashed "let go" once).
         self.long_shown = 0
+        self.long_at = 0          # when the next-hand button's hold became a long press
+        self.clock_armed = False  # ... and reached CLOCK_HOLD_MS: its release is the clock
+        self.tournament = cfg.get("tournament")
         for i in range(seats + 1):
             # The first look at each button: one held from power-up never acts (stuck?).
             self.buttons[i].update(pins[i].value() == 0, now_ms)
@@ -99,6 +112,19 @@ class App:
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
+        # What the loop writes exists from the start (their meaning is with their defaults
+        # under "the loop"), so that no tick grows the App's attribute table: 0 bytes a tick.
+        self.busy = -1
+        self.quick = 0
+        self.rest_turn = 0
+        self.next_frame = 0
+        self.report_due = False
+        self.report_dealt = False
+        if self.clock is not None:
+            for line in self.clock.boot_lines():
+                write(line)
+            if self.sync_level():
+                self.save()
         self.update_marks()
         self.frame(now_ms)
 
@@ -107,9 +133,11 @@ class App:
         """The saved table if there is a usable one (reported as `* info`), else a new one
         (a problem reported as `* error`)."""
         if self.store is None:
+            self.clock = self.new_clock(None)
             return self.new_table()
         d, seq, message = self.store.load()
         problem = self.store.problem
+        saved_clock = self.store.clock
         table = None
         if d is not None:
             try:
@@ -124,7 +152,23 @@ class App:
                 problem = True
                 message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
         self.write(("* error " if problem else "* info ") + message)
+        self.clock = self.new_clock(saved_clock if table is not None else None)
         return table if table is not None else self.new_table()
+
+    def new_clock(self, saved):
+        """The tournament's clock: the saved one (paused), else a new one at level 1; None
+        in a cash game."""
+        if self.tournament is None:
+            return None
+        from dealerbutton import clock as clockmod  # (a cash game never loads it)
+        if saved is not None:
+            try:
+                return clockmod.Clock.from_dict(self.tournament, saved, self.now)
+            except ValueError as exc:
+                self.write("* error %s: the clock starts again at level 1" % exc)
+            finally:
+                forget("config")  # from_dict's messages borrow config.py's: not kept (board.py)
+        return clockmod.Clock(self.tournament, self.now)
 
     def mismatch(self, table):
         """Why a saved table does not fit config.json, or None."""
@@ -133,20 +177,30 @@ class App:
             return "has %d seats, config.json %d" % (table.seats, c["seats"])
         if table.rules != c["rules"]:
             return "plays rules %s, config.json %s" % (table.rules, c["rules"])
-        if tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
+        if table.tournament != (self.tournament is not None):
+            return "is a %s table, config.json %s" % (
+                "tournament" if table.tournament else "cash game",
+                "has a tournament" if self.tournament else "a cash game")
+        if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
             return "has other stakes than config.json"
         return None
 
     def new_table(self):
         c = self.cfg
+        if self.clock is not None:   # a tournament: the stakes are the clock's level
+            return Table(seats=c["seats"], rules=c["rules"],
+                         stakes=(self.clock.sb, self.clock.bb), tournament=True)
         return Table(seats=c["seats"], rules=c["rules"], stakes=(c["stakes"][0], c["stakes"][1]))
 
     def save(self):
         self.save_due = False
+        c = self.clock
+        if c is not None:
+            c.saved(self.now)
         if self.store is None:
             return
         try:
-            self.store.save(self.table.to_dict())
+            self.store.save(self.table.to_dict(), c.to_dict(self.now) if c is not None else None)
             self.stats.saves += 1
         except Exception as exc:  # noqa: BLE001 - a full or failing flash must not stop play
             self.write("* error save failed: %s" % exc)
@@ -210,6 +264,12 @@ class App:
         if self.report_due:
             self.report()   # an earlier press's events go first
         t = self.table
+        if cmd == "deal" and self.clock is not None:
+            why = self.clock.deal_refusal(self.now)
+            if why:
+                return "err rule " + why
+            if self.sync_level():     # (the level was undone: the clock's is in force)
+                self.save_due = True
         try:
             if cmd == "sit":
                 t.sit(seat, post=option == "post")
@@ -264,7 +324,86 @@ class App:
         option = OPTIONS[self.history[i + 2]]
         if cmd == "deal":
             return "deal%s (hand %d)" % (" %d" % seat if seat else "", self.table.hands + 1)
+        if cmd == "level":
+            return "level %d (the clock's level is played again from the next deal)" % seat
         return "%s %d%s" % (cmd, seat, " " + option if option else "")
+
+    # -- the tournament clock ------------------------------------------------------------
+    def sync_level(self):
+        """The table plays the clock's level (from its next deal): an event when it was
+        another one. True if the table's level changed."""
+        c = self.clock
+        if c is None or not self.table.set_level(c.sb, c.bb, c.ante, c.ante_kind):
+            return False
+        self.remember("level", c.level, None)
+        return True
+
+    new_level = False   # a level started less than NEW_LEVEL_MS ago, at level_at
+    level_at = 0
+
+    def ring_clock(self, c, now_ms):
+        """What the ring shows of the clock (ring.py: CLOCK_*), every loop turn: no
+        allocation."""
+        r = self.ring
+        if self.new_level and ticks_diff(now_ms, self.level_at) >= NEW_LEVEL_MS:
+            self.new_level = False
+        if c.on_break:
+            r.clock = ringmod.CLOCK_BREAK
+            r.clock_parts = c.parts_left(now_ms, r.leds)
+        elif self.new_level:
+            r.clock = ringmod.CLOCK_NEW
+        elif c.running and c.last_minute(now_ms):
+            r.clock = ringmod.CLOCK_COMING
+        else:
+            r.clock = ringmod.CLOCK_NONE
+
+    def clock_lines(self, lines):
+        """Send the clock's events; the table follows its level; saved between frames."""
+        for line in lines:
+            self.write(line)
+            if line.startswith("* level"):
+                self.new_level = True
+                self.level_at = self.now
+        self.sync_level()
+        self.save_due = True
+        self.render_due = True
+
+    def clock_command(self, args):
+        """`clock` (its JSON) and `clock pause|resume|next|prev|set M:SS`."""
+        c = self.clock
+        if c is None:
+            return 'err clock no tournament: a cash game (config.json has no "tournament")'
+        now = self.now
+        if not args:
+            return "ok " + c.json(now)
+        word = args[0].lower()
+        try:
+            if word == "set" and len(args) == 2:
+                lines = c.set(args[1], now)
+            elif len(args) != 1:
+                return "err usage " + protocol.USAGE["clock"]
+            elif word == "pause":
+                lines = c.pause(now)
+            elif word == "resume":
+                lines = c.resume(now)
+            elif word == "next":
+                lines = c.next(now)
+            elif word == "prev":
+                lines = c.prev(now)
+            else:
+                return "err usage " + protocol.USAGE["clock"]
+        except ValueError as exc:
+            return "err clock %s" % exc
+        self.clock_lines(lines)
+        self.save()
+        return "ok"
+
+    def clock_toggle(self):
+        """The next-hand button held 5 s: the clock pauses, or starts."""
+        c = self.clock
+        if c is not None:
+            self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
+        return "ok clock"
 
     def changed(self, dealt, later=False):
         """The table changed: the ring's marks now, the events now or (later: a press in the
@@ -404,6 +543,14 @@ class App:
             for i in range(len(pins)):
                 if busy >> i & 1:
                     self.poll_button(i, now_ms)
+        c = self.clock
+        if c is not None:
+            lines = c.tick(now_ms)
+            if lines:
+                self.clock_lines(lines)
+            elif c.should_save(now_ms):
+                self.save_due = True
+            self.ring_clock(c, now_ms)
         late = ticks_diff(now_ms, self.next_frame)
         if late < -self.frame_ms:
             late = self.frame_ms  # no grid yet (or the clock jumped back): start one now
@@ -431,6 +578,14 @@ class App:
                 self.long_shown |= 1 << i
                 self.ring.flash(i, True, now_ms)
                 self.render_due = True
+                if i == 0:
+                    self.long_at = now_ms
+            elif (i == 0 and self.clock is not None and not self.clock_armed
+                  and ticks_diff(now_ms, self.long_at) >= CLOCK_HOLD_MS - b.long_ms):
+                # Held 5 s: a second flash, letting go now pauses or starts the clock.
+                self.clock_armed = True
+                self.ring.flash(0, True, now_ms)
+                self.render_due = True
         elif self.long_shown >> i & 1:
             self.long_shown &= ~(1 << i)
         if b.at_rest:
@@ -449,6 +604,12 @@ class App:
         self.render_due = False
 
     def button_event(self, i, ev):
+        if i == 0 and self.clock_armed:
+            self.clock_armed = False
+            if ev == LONG:
+                self.ring.flash(0, True, self.now)
+                self.clock_toggle()
+                return
         if ev == SHORT or ev == LONG:
             self.press(i, ev == LONG, True)
         elif ev == STUCK:

@@ -209,11 +209,11 @@ class FlashStore(store.Store):
 
     readonly = False
 
-    def save(self, table_dict):
+    def save(self, table_dict, clock_dict=None):
         if self.readonly:
             return 0
         try:
-            return store.Store.save(self, table_dict)
+            return store.Store.save(self, table_dict, clock_dict)
         except OSError as exc:
             if not exc.args or exc.args[0] != EROFS:
                 raise

@@ -6,6 +6,10 @@ form.
     config.validate(d) -> (config, errors)      config.load_text(text, name="config.json")
     config.parse(data, name) -> (object, errors): strict JSON from bytes or text
     config.message(errors, name="config.json")  config.to_json(cfg)
+
+The optional "tournament" block (a schedule of levels and breaks, checked by clock.validate)
+makes the table a tournament table; without it (no "tournament" key in the config) it is a
+cash game.
 """
 
 import json
@@ -23,7 +27,7 @@ MIN_BUDGET_MA = 50
 
 # The fields of config.json, in the order the `config` command prints them.
 FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
-          "rules", "stakes", "palette", "color_order")
+          "rules", "stakes", "palette", "color_order", "tournament")
 PIN_FIELDS = ("led", "next", "seats")
 
 
@@ -149,6 +153,12 @@ def validate(d):
             cfg["pins"] = pins
     elif "seats" in d:
         _check_seat_pins(errors, cfg["pins"], cfg["seats"])
+    if "tournament" in d:
+        from dealerbutton import clock  # (a cash game never loads it)
+        tournament, problems = clock.validate(d["tournament"])
+        errors.extend(problems)
+        if tournament is not None:
+            cfg["tournament"] = tournament
     return cfg, errors
 
 
@@ -414,6 +424,8 @@ def to_json(cfg):
     """The configuration as compact JSON with the keys in a fixed order."""
     parts = []
     for key in FIELDS:
+        if key not in cfg:
+            continue        # "tournament" in a cash game
         v = cfg[key]
         if key == "pins":
             s = '{"led":%d,"next":%d,"seats":[%s]}' % (
@@ -422,9 +434,22 @@ def to_json(cfg):
             s = "[%d,%d]" % (v[0], v[1])
         elif key == "palette":
             s = "{%s}" % ",".join(['"%s":"%s"' % (r, v[r]) for r in sorted(v)])
+        elif key == "tournament":
+            s = _tournament_json(v)
         elif isinstance(v, str):
             s = '"%s"' % v
         else:
             s = str(v)
         parts.append('"%s":%s' % (key, s))
     return "{" + ",".join(parts) + "}"
+
+
+def _tournament_json(t):
+    levels = []
+    for e in t["levels"]:
+        if "break" in e:
+            levels.append('{"break":%d}' % e["break"])
+        else:
+            levels.append('{"sb":%d,"bb":%d,"ante":%d,"minutes":%d}'
+                          % (e["sb"], e["bb"], e["ante"], e["minutes"]))
+    return '{"ante_kind":"%s","levels":[%s]}' % (t["ante_kind"], ",".join(levels))

@@ -26,7 +26,9 @@ from dealerbutton.ticks import ticks_add, ticks_diff
 
 UMQTT = "umqtt.simple@1.6.0"  # what deploy installs with mip
 TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "deal", "undo", "press", "hold",
-                  "state", "hand", "ping")
+                  "state", "hand", "ping", "clock")
+# The words a table command may take besides seat numbers (and a clock's M:SS).
+COMMAND_WORDS = ("post", "wait", "pause", "resume", "next", "prev", "set")
 QUEUE = 8  # event lines kept between two ticks (more in one tick: counted as missed)
 DEALS = 64  # deal times kept for hands per hour
 HOUR_MS = 3600000
@@ -98,9 +100,20 @@ def check_command(payload):
     if len(words) > 3:
         return None, "too many words"
     for w in words[1:]:
-        if not ((w.isdigit() and len(w) <= 3) or w.lower() in ("post", "wait")):
-            return None, "not a seat number or post/wait"
+        if not command_word(w):
+            return None, "not a seat number, post/wait or a clock word"
     return " ".join([cmd] + [w.lower() for w in words[1:]]), None
+
+
+def command_word(w):
+    """A word a table command may take: a seat number, post/wait, a clock word or M:SS."""
+    if w.isdigit():
+        return len(w) <= 3
+    if w.lower() in COMMAND_WORDS:
+        return True
+    minutes, colon, seconds = w.partition(":")
+    return (colon == ":" and minutes.isdigit() and len(minutes) <= 3 and seconds.isdigit()
+            and len(seconds) == 2)
 
 
 def json_text(s):

@@ -113,7 +113,7 @@ def state_json(t):
 # -- commands --------------------------------------------------------------------------
 
 COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
-            "undo", "press", "hold", "leds", "config", "repl", "stats")
+            "undo", "press", "hold", "leds", "config", "repl", "stats", "clock")
 # What each command takes (the `err usage` replies), where it takes more than its name.
 USAGE = {
     "sit": "sit N [post|wait]",
@@ -124,6 +124,7 @@ USAGE = {
     "deal": "deal [N]",
     "press": "press N (0: next-hand button)",
     "hold": "hold N (0: next-hand button)",
+    "clock": "clock [pause|resume|next|prev|set M:SS]",
 }
 
 
@@ -151,6 +152,8 @@ def command(app, line):
     if cmd not in COMMANDS:
         return "err unknown command %s (commands: %s)" % (cmd[:20], " ".join(sorted(COMMANDS)))
     t = app.table
+    if cmd == "clock":
+        return app.clock_command(args)
     if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config", "repl", "stats"):
         if args:
             return _usage(cmd)

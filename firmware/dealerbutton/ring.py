@@ -22,6 +22,18 @@ LEDs than things to show, the first ones win, one LED each):
 An active seat without a role glows faint white; an empty seat is dark.  The whole
 arc of the seat that acts first breathes (a slow pulse), so "first to act" survives
 even on a single LED.  Arcs of 4 LEDs or more keep their last LED dark as a gap.
+
+At a tournament table the app sets ``ring.clock`` (and ``ring.clock_parts``) every loop
+turn; the clock's signals never take a seat's LED: they light only the LEDs the seats
+leave dark (empty seats, the gaps) and dim the whole ring for a moment, every mark keeping
+its colour:
+    CLOCK_COMING  the last minute of a level: the dark LEDs blink vermilion once a second
+                  and the whole ring dips to a quarter for 200 ms on each beat
+    CLOCK_NEW     a level has just started (10 s): the ring blinks twice a second, dim
+                  and bright, the dark LEDs white when it is bright
+    CLOCK_BREAK   a break: clock_parts of the ring's LEDs, clockwise from seat 1's first,
+                  stand for the time left: there the dark LEDs glow bluish green, past
+                  them the ring is dimmed to a third; the bright part shrinks as it runs
 """
 
 try:
@@ -51,6 +63,18 @@ FIRST = const(0x40)  # first to act before the flop
 NORMAL = const(0)
 DRAW = const(1)  # before the first hand: press a seat to put the button there
 ERROR = const(2)  # the configuration was refused
+
+# The tournament clock's signal (ring.clock).
+CLOCK_NONE = const(0)
+CLOCK_COMING = const(1)  # the last minute of a level: a change is coming
+CLOCK_NEW = const(2)  # a level has just started
+CLOCK_BREAK = const(3)  # a break: clock_parts of the LEDs stand for the time left
+_CLOCK_BEAT_MS = const(1000)  # last minute: one beat a second, the dark LEDs lit half of it
+_CLOCK_DIP_MS = const(200)  # ... and the whole ring dipped for this long on each beat
+_CLOCK_NEW_MS = const(250)  # a new level: dim, then bright, this long each
+_CLOCK_DIP = const(64)  # a dip: the frame at 64/256
+_CLOCK_BREAK_DIM = const(85)  # a break: the ring past the time left at 85/256 (a third)
+_LEVEL_CLOCK = const(192)  # the clock's colour on the dark LEDs
 
 # Levels (0..255) each thing is drawn at, before the brightness setting, and timings.
 _LEVEL_ROLE = const(255)  # button, blinds, first to act: full
@@ -200,6 +224,11 @@ class Ring:
         self._flash_seat = -1
         self._flash_ok = True
         self._flash_at = 0
+        self.clock = CLOCK_NONE
+        self.clock_parts = 0  # CLOCK_BREAK: how many LEDs stand for the time left
+        # The logical LEDs no seat lights (empty seats, the gaps), found with the marks.
+        self._free = array("H", [0] * leds)
+        self._nfree = 0
         self.set_palette(palette)
 
     def __deepcopy__(self, memo):
@@ -270,6 +299,8 @@ class Ring:
                 total += self._seat(live[i], now_ms, level, self.buf)
             if self.mode == DRAW:
                 total += self._chase(now_ms, level)
+            if self.clock != CLOCK_NONE:
+                total = self._clock(now_ms, level, total)
         if self._flash_seat >= 0:
             total += self._flash(now_ms, level)
         self._limit(total)
@@ -305,6 +336,7 @@ class Ring:
                 self._base_sum += self._seat(seat, 0, level, base)
         self._drawn_what = _DRAWN_SEATS
         self._drawn_brightness = level
+        self._find_free()
 
     def _redraw_changed(self, level):
         """The seats whose marks changed since _base was drawn: only theirs is drawn again."""
@@ -332,6 +364,26 @@ class Ring:
                 live[lives] = seat
                 lives += 1
         self._lives = lives
+        self._find_free()
+
+    def _find_free(self):
+        """The LEDs no seat lights, for the clock: an empty seat's arc (a dead button is
+        drawn: not empty), the gap at the end of an arc of 4 LEDs or more."""
+        marks = self.marks
+        start = self._start
+        free = self._free
+        n = 0
+        for seat in range(1, self.seats + 1):
+            a = start[seat - 1]
+            b = start[seat]
+            if marks[seat] == EMPTY:
+                for k in range(a, b):
+                    free[n] = k
+                    n += 1
+            elif b - a >= 4:
+                free[n] = b - 1
+                n += 1
+        self._nfree = n
 
     @staticmethod
     def _animated(m):
@@ -426,6 +478,44 @@ class Ring:
             # in its sum is what the thing adds.
             total += _paint_run(out, phys, k | end << 16, rgb)
             k = end
+        return total
+
+    def _clock(self, now_ms, brightness, total):
+        """The clock's signal on top of the seats (see the module doc); returns the frame's
+        new byte sum."""
+        buf = self.buf
+        free = self._free
+        if self.clock == CLOCK_BREAK:
+            parts = self.clock_parts
+            self._colour(ROLE_DRAW, _LEVEL_CLOCK, brightness)
+            for i in range(self._nfree):
+                if free[i] < parts:
+                    total += self._paint(buf, free[i])
+            phys = self._phys
+            for k in range(parts, self.leds):
+                p = 3 * phys[k]
+                for j in range(p, p + 3):
+                    v = buf[j]
+                    if v:
+                        w = v * _CLOCK_BREAK_DIM >> 8
+                        buf[j] = w
+                        total += w - v
+            return total
+        if self.clock == CLOCK_COMING:
+            t = now_ms % _CLOCK_BEAT_MS
+            lit = t < _CLOCK_BEAT_MS // 2
+            dip = t < _CLOCK_DIP_MS
+            role = ROLE_REFUSED
+        else:  # CLOCK_NEW
+            dip = now_ms % (2 * _CLOCK_NEW_MS) < _CLOCK_NEW_MS
+            lit = not dip
+            role = ROLE_OK
+        if lit:
+            self._colour(role, _LEVEL_CLOCK, brightness)
+            for i in range(self._nfree):
+                total += self._paint(buf, free[i])
+        if dip:
+            total = _scale(buf, len(buf), _CLOCK_DIP)
         return total
 
     def _chase(self, now_ms, brightness):

@@ -135,10 +135,12 @@ class OsFs:
 
 
 class Store:
-    """save(table_dict) writes NAME.tmp, then renames it over NAME (atomic on littlefs and
-    POSIX); load() picks the newest intact copy. The file is JSON:
-    {"v":1,"seq":N,"crc":C,"table":{...}} with C the CRC32 of "1 N " and the table's bytes as
-    written (see checksum)."""
+    """save(table_dict, clock_dict=None) writes NAME.tmp, then renames it over NAME (atomic on
+    littlefs and POSIX); load() picks the newest intact copy. The file is JSON:
+    {"v":1,"seq":N,"crc":C,"table":{...}} or, at a tournament table,
+    {"v":1,"seq":N,"crc":C,"table":{...},"clock":{...}}, with C the CRC32 of "1 N " and of
+    everything after "table": as written (see checksum): the clock is saved and checked with
+    the table. After load(), `clock` is the saved clock's dict, or None."""
 
     def __init__(self, fs, name=NAME):
         self.fs = fs
@@ -146,28 +148,33 @@ class Store:
         self.tmp = name + ".tmp"
         self.seq = 0
         self.problem = False     # the last load found something wrong (reported as an error)
+        self.clock = None        # the clock the last load found beside the table
         self.buf = bytearray(256)   # the table's JSON is written here (grows if ever short)
+        self.read_clock = None
 
-    def _payload(self, table_dict):
-        """The table's JSON in self.buf: its length."""
+    def _payload(self, table_dict, clock_dict=None):
+        """The table's JSON in self.buf, then `,"clock":` and the clock's: its length."""
         while True:
             try:
-                return _json(self.buf, 0, table_dict)
+                n = _json(self.buf, 0, table_dict)
+                if clock_dict is not None:
+                    n = _json(self.buf, _text(self.buf, n, ',"clock":'), clock_dict)
+                return n
             except IndexError:
                 self.buf = bytearray(2 * len(self.buf))
 
-    def encode(self, table_dict, seq):
+    def encode(self, table_dict, seq, clock_dict=None):
         """(head, payload) bytes of the file for this table and sequence number, without the
         closing brace."""
-        payload = bytes(self.buf[:self._payload(table_dict)])
+        payload = bytes(self.buf[:self._payload(table_dict, clock_dict)])
         return _head(seq, payload), payload
 
-    def save(self, table_dict):
-        """Write the table; returns the file size. Raises OSError when the flash fails (the
-        old state is then still there). Its garbage is a few small objects: the JSON goes
-        into self.buf and straight from there to the file."""
+    def save(self, table_dict, clock_dict=None):
+        """Write the table (and the clock beside it); returns the file size. Raises OSError
+        when the flash fails (the old state is then still there). Its garbage is a few small
+        objects: the JSON goes into self.buf and straight from there to the file."""
         seq = self.seq + 1
-        payload = memoryview(self.buf)[:self._payload(table_dict)]
+        payload = memoryview(self.buf)[:self._payload(table_dict, clock_dict)]
         head = _head(seq, payload)
         f = self.fs.open(self.tmp, "wb")
         try:
@@ -183,7 +190,7 @@ class Store:
 
     def read(self, name):
         """(table_dict, seq, problem): problem is None for an intact file, "missing", or why
-        the file is unusable."""
+        the file is unusable. The clock saved with it is in self.read_clock."""
         try:
             f = self.fs.open(name, "rb")
         except OSError:
@@ -194,15 +201,20 @@ class Store:
             return None, 0, "unreadable (%s)" % exc
         finally:
             f.close()
-        return parse(data)
+        table, seq, problem = parse(data)
+        self.read_clock = _clock_of(data) if problem is None else None
+        return table, seq, problem
 
     def load(self):
         """The newest intact saved table: (table_dict or None, seq, message). Never raises on
         a bad file: a missing or corrupt one gives a clean start (None) and says why."""
         main, main_seq, main_bad = self.read(self.name)
+        main_clock = self.read_clock
         tmp, tmp_seq, tmp_bad = self.read(self.tmp)
         self.problem = False
+        self.clock = None
         if tmp_bad is None and (main_bad is not None or tmp_seq > main_seq):
+            self.clock = self.read_clock
             # The power went between writing the new copy and renaming it: finish the job.
             try:
                 self.fs.rename(self.tmp, self.name)
@@ -217,6 +229,7 @@ class Store:
                 pass
         if main_bad is None:
             self.seq = main_seq
+            self.clock = main_clock
             return main, main_seq, "state restored (save %d)%s" % (
                 main_seq, "" if tmp_bad == "missing" else "; an unfinished save was discarded")
         self.seq = 0
@@ -256,8 +269,18 @@ def _number(data, i, end):
     return value, j + len(end)
 
 
+def _clock_of(data):
+    """The clock saved in an intact state file (its bytes), or None."""
+    try:
+        d = json.loads(data.decode())
+    except (ValueError, UnicodeError):
+        return None
+    return d.get("clock") if isinstance(d, dict) else None
+
+
 def parse(data):
-    """Check and decode the bytes of a state file: (table_dict, seq, problem)."""
+    """Check and decode the bytes of a state file: (table_dict, seq, problem). The CRC
+    covers the table and the clock saved after it."""
     if len(data) > READ_LIMIT:
         return None, 0, "too big"
     if not data.startswith(b'{"v":') or not data.endswith(b"}"):
@@ -277,8 +300,8 @@ def parse(data):
     if checksum(version, seq, payload) != crc:
         return None, 0, "bad CRC"
     try:
-        table = json.loads(payload.decode())
-    except (ValueError, UnicodeError):
+        table = json.loads(data.decode())["table"]
+    except (ValueError, UnicodeError, KeyError, TypeError):
         return None, 0, "bad JSON"
     if not isinstance(table, dict):
         return None, 0, "bad JSON"

@@ -62,6 +62,8 @@ TIMINGS = [
     ("frame_time", "frame, 60 LEDs 12 seats", ("frame", "time"), "frame", 2.5),
     ("frame_default_time", "frame, 24 LEDs 9 seats (default)", ("frame_default", "time"),
      "frame", 1.0),
+    ("frame_clock_time", "frame, 24 LEDs 9 seats, clock running", ("frame_clock", "time"),
+     "frame", 1.0),
     ("idle_tick_time", "idle tick, 13 buttons", ("idle_tick", "time"), "idle_tick", None),
     ("press_time", "tick that handles a press", ("press", "time"), "frame", None),
     ("deal_time", "deal(), 12 seats with churn", ("deal", "time"), "deal", None),
@@ -82,6 +84,7 @@ FIGURES = [
     ("deal_heap", "heap per deal()", "B", "heap"),
     ("event_heap", "heap per seat event", "B", "heap"),
     ("frame_heap", "heap per rendered frame", "B", "heap"),
+    ("frame_clock_heap", "heap per loop turn, tournament clock", "B", "heap"),
     ("idle_tick_heap", "heap per idle tick", "B", "heap"),
     ("press_heap", "heap per button press (tick)", "B", "heap"),
     ("save_heap", "heap per save (to_dict, JSON, CRC)", "B", "heap"),
@@ -276,6 +279,7 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     heap("deal_heap", "deal", 2 * KB, "max <= 2048 B")
     heap("event_heap", "event", 0, "0 B")
     heap("frame_heap", "frame", 0, "0 B")
+    heap("frame_clock_heap", "frame_clock", 0, "0 B")
     heap("idle_tick_heap", "idle_tick", 0, "0 B (poll path)")
     heap("press_heap", "press")
     heap("save_heap", "save")

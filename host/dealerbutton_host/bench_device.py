@@ -240,7 +240,8 @@ def sample_pool(counts):
                       ("press_b", presses), ("idle_t", IDLE_SAMPLES), ("idle_b", IDLE_SAMPLES),
                       ("save_t", max(10, presses // 4)), ("save_b", max(10, presses // 4)),
                       ("gc_t", counts["collects"]), ("f24", min(frames, 1000)),
-                      ("ref_t", min(frames, 1000)),
+                      ("ref_t", min(frames, 1000)), ("clk_t", min(frames, 1000)),
+                      ("clk_b", min(frames, 1000)),
                       ("loop_gap", LOOP_IDLE_MS // 20), ("loop_lat_seat", LOOP_PRESSES),
                       ("loop_lat_next", LOOP_PRESSES)):
         pool[name] = Samples(cap)
@@ -649,9 +650,9 @@ def make_app(cls, now_ms=1000, extra=None):
     return app
 
 
-def default_app():
+def default_app(fields=None):
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
-    what a home game runs."""
+    what a home game runs. fields: more of config.json (a tournament)."""
     from dealerbutton import board, store
     from dealerbutton.app import App
 
@@ -663,7 +664,7 @@ def default_app():
             return App.press(self, seat, long, defer_save)
 
     gc.collect()
-    cfg, errors = checked_config({})
+    cfg, errors = checked_config(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     pins = board.seat_pins(cfg)
@@ -697,6 +698,50 @@ def bench_default_frames(frames, pool, out):
         ft.add(elapsed_us(t0, t1))
     out["frame_default"] = {"time": time_stats(ft), "leds": app.ring.leds,
                             "seats": app.ring.seats}
+
+
+def bench_clock_frames(frames, pool, out):
+    """A tournament table, its clock running (the default ring, six players, a hand dealt),
+    through each of the clock's signals on the ring in turn: nothing, the last minute, a
+    level just started, a break. The heap of each loop turn (which draws a frame: 25 ms
+    apart), then the time of the frame alone, as frame_default."""
+    progress("frames with the tournament clock running, %d" % frames)
+    app = default_app({"tournament": {"ante_kind": "bb", "levels": [
+        {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
+        {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 20}]}})
+    app.clock_command(["resume"])
+    ft = pool["clk_t"]
+    fb = pool["clk_b"]
+    n = min(frames, 1000)
+    # (the command, at which frame): 5 minutes left, then the last minute, then the level
+    # runs out (a new level), then the break.
+    steps = ((0, ["set", "5:00"]), (n // 4, ["set", "0:50"]), (n // 2, ["set", "0:01"]),
+             (3 * n // 4, ["next"]))
+    now = app.now
+    for i in range(n):
+        for at, words in steps:
+            if i == at:
+                app.clock_command(words)
+        now += 25
+        saves = app.stats.saves
+        collect()
+        gc.disable()
+        a = mem_alloc()
+        app.tick(now)  # its heap; its time is the frame's, below, and the idle tick's
+        b = mem_alloc()
+        gc.enable()
+        if app.stats.saves != saves:
+            continue  # a level or break started, or the 30 s save: a save's turn (save_*)
+        fb.add(b - a)
+        # The frame alone (as frame_default), the clock's signal set by that turn.
+        gc.disable()
+        t0 = now_us()
+        app.frame(now)
+        t1 = now_us()
+        gc.enable()
+        ft.add(elapsed_us(t0, t1))
+    out["frame_clock"] = {"time": time_stats(ft), "heap": heap_stats(fb),
+                          "signal_at_end": app.ring.clock}
 
 
 def bench_loop(pool, out, speed=1.0, key="loop"):
@@ -925,6 +970,7 @@ def main(argv):
         app = None  # the 12-seat app is done with: its room goes to the default one
         gc.collect()
         bench_default_frames(counts["frames"], pool, out)
+        bench_clock_frames(counts["frames"], pool, out)
         if MICROPYTHON:  # the rp2 ratios are against the unix port: the model is its own
             bench_loop(pool, out)
             # Again, with the ratios scaled to this host's speed (the old renderer's time

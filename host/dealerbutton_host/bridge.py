@@ -31,7 +31,6 @@ log = logging.getLogger("dealerbutton.bridge")
 # The protocol's table commands a floor may send (the same list as a Pico W's own);
 # never config, leds or anything that reaches the board's REPL.
 TABLE_COMMANDS = net.TABLE_COMMANDS
-OPTIONS = ("post", "wait")
 CMD_LIMIT = 120  # bytes, as the device's line limit
 STATE_EVERY_S = 2.0  # the state is re-read this often (published only when it changed)
 CLOCK_EVERY_S = 30.0  # a running clock alone is republished this often
@@ -58,8 +57,9 @@ def check_command(payload: bytes):
     if len(words) > 3:
         return None, "too many words"
     for w in words[1:]:
-        if not (w.isdigit() and len(w) <= 3) and w.lower() not in OPTIONS:
-            return None, "argument %s is neither a seat number nor post/wait" % _shown(w, 20)
+        if not net.command_word(w):
+            return None, "argument %s is neither a seat number, post/wait nor a clock word " \
+                "(pause, resume, next, prev, set M:SS)" % _shown(w, 20)
     return " ".join([cmd] + [w.lower() for w in words[1:]]), None
 
 

@@ -117,6 +117,8 @@ class TableModel:
         self.connection = ""  # "" when connected, else what is going on
         self.dirty = True  # state/hand must be re-read
         self._last_full = 0.0
+        self.clock: Optional[dict] = None  # a tournament's clock (the `clock` reply)
+        self.clock_at = 0.0                # when it was read (time.monotonic())
 
     def note(self, text: str) -> None:
         self.log.append(time.strftime("%H:%M:%S ") + text)
@@ -154,6 +156,18 @@ class TableModel:
                 self.hand = reply.json()
             elif reply.code == "nohand":
                 self.hand = None
+            if (self.config or {}).get("tournament"):
+                reply = client.send("clock")
+                self.clock = reply.json() if reply.ok else None
+                self.clock_at = now
+
+    def clock_left(self, now: float) -> int:
+        """The clock's ms left now, counted down between two reads."""
+        c = self.clock or {}
+        left = int(c.get("ms_left", 0))
+        if c.get("running"):
+            left -= int((now - self.clock_at) * 1000)
+        return max(0, left)
 
     # -- derived facts ------------------------------------------------------------------
     def seats(self) -> int:
@@ -210,6 +224,32 @@ def hand_lines(hand: Optional[dict]) -> List[str]:
     post_text = ", ".join("%s: %s" % (s, money(posts[s])) for s in sorted(posts, key=int))
     return [first, "dealt %s" % " ".join(str(s) for s in hand.get("dealt", [])),
             "posts %s" % (post_text or "-")]
+
+
+def clock_lines(model: TableModel, now: float) -> List[str]:
+    """The tournament clock in two lines (none in a cash game)."""
+    c = model.clock
+    if not c:
+        return []
+    from dealerbutton.clock import mss
+
+    left = mss(model.clock_left(now))
+    state = "" if c.get("running") else "  PAUSED"
+    if c.get("break"):
+        first = "BREAK  %s left%s" % (left, state)
+    else:
+        first = "level %d  %d/%d  ante %d%s  %s left%s" % (
+            c["level"], c["sb"], c["bb"], c["ante"],
+            " (BB ante)" if c.get("ante_kind") == "bb" and c["ante"] else "", left, state)
+    nxt = c.get("next")
+    if nxt is None:
+        second = "last level: the blinds stay"
+    elif "break" in nxt:
+        second = "then a break of %d min" % nxt["break"]
+    else:
+        second = "next: level %d  %d/%d  ante %d  (%d min)" % (
+            nxt["level"], nxt["sb"], nxt["bb"], nxt["ante"], nxt.get("minutes", 0))
+    return [first, second]
 
 
 def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False):
@@ -287,14 +327,15 @@ def wrap_lines(lines: List[str], width: int, indent: int = 9) -> List[str]:
 
 
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
-           prompt: str = "") -> List[Item]:
+           prompt: str = "", now: Optional[float] = None) -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it.
 
     Rows: the title, a connection line, then the ring (left) beside the seats, their
-    legend and the last hand (right); the events below; the prompt and the help line at
-    the bottom. When rows are short the events shrink to 3 lines, then the last hand and
-    then the legend are left out."""
+    legend, a tournament's clock and the last hand (right); the events below; the prompt
+    and the help line at the bottom. When rows are short the events shrink to 3 lines,
+    then the last hand, the legend and then the clock are left out."""
     items: List[Item] = []
+    now = time.monotonic() if now is None else now
 
     def put(y, x, text, style=None):
         if 0 <= y < height and x < width:
@@ -318,9 +359,11 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     widest_ring = max(2, min((width // 2 - 13) // 4, (width - panel_width - 15) // 4))
     hand_text = wrap_lines(hand_lines(model.hand), width - (4 * widest_ring + 15), indent=6)
     hand_block = 1 + len(hand_text)
+    clock_text = clock_lines(model, now)
+    clock_block = 2 + len(clock_text) if clock_text else 0  # its title, a blank line
     log_rows = max(3, min(10, height // 4))
     room = height - 5 - log_rows  # title, connection; events label; prompt, help
-    need = 1 + max(len(rows), 1) + len(legend) + hand_block
+    need = 1 + max(len(rows), 1) + len(legend) + hand_block + clock_block
     if need > room:
         log_rows = max(3, log_rows - (need - room))
         room = height - 5 - log_rows
@@ -328,7 +371,10 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         need -= hand_block
         hand_block = 0
     if need > room:
+        need -= len(legend)
         legend = []
+    if need > room:
+        clock_block = 0
 
     # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
     ring_h = max(5, room)
@@ -382,6 +428,12 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     for j, text in enumerate(legend):
         put(y + j, x0, text, "dim")
     y += len(legend) + 1
+    if clock_block:
+        put(y, x0, "tournament clock", "bold")
+        last_minute = 0 < model.clock_left(now) <= 60000 and (model.clock or {}).get("next")
+        put(y + 1, x0, clock_text[0], "error" if last_minute else None)
+        put(y + 2, x0, clock_text[1])
+        y += clock_block    # its title, its lines, a blank line
     if hand_block:
         for j, line in enumerate(hand_text):
             put(y + j, x0, line)

@@ -93,6 +93,27 @@ class Rig:
         return Rig(cfg or self.cfg, fs=fs, now=self.now + 100)
 
 
+def ticks_heap_locked(rig, turns=300, step=7):
+    """`turns` loop turns `step` ms apart with MicroPython's heap locked: one that allocates
+    raises MemoryError. False on CPython (nothing to measure), else True."""
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return False
+    lock()
+    try:
+        now = rig.now
+        for _ in range(turns):
+            now += step
+            rig.app.tick(now)
+    finally:
+        unlock()
+    rig.now = now
+    return True
+
+
 def scaled(hex_colour, brightness=128):
     """A palette colour after the ring's brightness (no current limiting)."""
     v = int(hex_colour, 16)

@@ -99,10 +99,13 @@ def systematic():
                 continue                      # an empty palette is the default
             if f == "pins" and v == {}:
                 continue                      # no pins given: the default pins
-            name = f
+            names = [f]
             if f in ("pins", "palette") and v == {"x": 1}:
-                name = f + ".x"               # an unknown key inside
-            out.append(("%s = %s" % (f, store.dumps(v)), store.dumps(with_(**{f: v})), [name]))
+                names = [f + ".x"]            # an unknown key inside
+            elif f == "tournament" and isinstance(v, dict):
+                # An object without its schedule (and maybe an unknown key).
+                names = [f + ".x", f + ".levels"] if v else [f + ".levels"]
+            out.append(("%s = %s" % (f, store.dumps(v)), store.dumps(with_(**{f: v})), names))
     for k, v in (("led", "16"), ("led", 16.0), ("next", None), ("next", True),
                  ("seats", "2,3"), ("seats", 2), ("seats", [2, 3, "4"]), ("seats", [2.0])):
         name = "pins." + k

@@ -106,6 +106,21 @@ def test_config_module_is_forgotten_after_power_up_and_after_the_config_command(
     assert config.defaults()["seats"] == 9
 
 
+def test_a_tournament_board_restored_after_a_power_cut_keeps_no_config_module():
+    import sys
+    config = ('{"seats": 4, "tournament": {"levels": [{"sb": 25, "bb": 50, "minutes": 20}, '
+              '{"sb": 50, "bb": 100, "minutes": 20}]}}')
+    out, line = power_up(config, b"sit 1\nsit 2\ndeal\nclock resume\n", loops=10)
+    assert "* clock running" in out, out
+    # the power goes; the board starts again on the saved table and clock
+    out = []
+    board._write = out.append
+    board.run(loops=3, console=Line(b"clock\n"))
+    assert [x for x in out if x.startswith("* clock paused (restored")], out
+    assert out[-1].startswith('ok {"'), out
+    assert "dealerbutton.config" not in sys.modules
+
+
 def test_pin_bank_reads_every_button_at_once_or_pin_by_pin():
     machine.clear()
     cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}

@@ -130,7 +130,7 @@ def test_commands_from_the_floor_with_their_replies():
         '{"cmd":"config","reply":"err refused not a table command"}',
         '{"cmd":"sit 44","reply":"err seat seat 44 is not on this table (1..6)"}',
         '{"cmd":"?","reply":"err refused not printable ASCII"}',
-        '{"cmd":"sit \\"1\\"","reply":"err refused not a seat number or post/wait"}']
+        '{"cmd":"sit \\"1\\"","reply":"err refused not a seat number, post/wait or a clock word"}']
     assert rig.table.status(4) == "active"
     assert n.refused == 3
 
@@ -315,6 +315,10 @@ def test_check_command():
     assert net.check_command(b"sit 1 2 3")[1] == "too many words"
     assert net.check_command(b"x" * 121)[1] == "longer than 120 bytes"
     assert net.check_command(b"sit 1\nconfig")[1] == "not printable ASCII"
+    assert net.check_command(b"Clock SET 5:00") == ("clock set 5:00", None)
+    assert net.check_command(b"clock resume") == ("clock resume", None)
+    assert net.check_command(b"clock set 5:0")[1].startswith("not a seat number")
+    assert net.check_command(b"repl")[1] == "not a table command"
 
 
 if __name__ == "__main__":

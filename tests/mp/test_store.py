@@ -100,6 +100,33 @@ def test_sequence_continues_after_a_load():
     assert seq == 4 and d == NEW
 
 
+def test_the_clock_is_saved_beside_the_table_under_the_same_crc():
+    fs = FakeFlash()
+    s = store.Store(fs)
+    s.save(OLD)
+    s.save(NEW, {"entry": 2, "ms_left": 599000})
+    data = fs.files["state.json"]
+    assert data.endswith(b'"players":[1,2,3,5],"rules":"dead","seats":9},'
+                         b'"clock":{"entry":2,"ms_left":599000}}'), data
+    r = store.Store(fs)
+    d, seq, msg = r.load()
+    assert d == NEW and seq == 2 and r.clock == {"entry": 2, "ms_left": 599000}, (d, r.clock)
+    # One digit of the clock changed: the whole file is refused (the old copy is gone).
+    fs.files["state.json"] = data.replace(b"599000", b"599001")
+    d, seq, msg = r.load()
+    assert d is None and r.clock is None and msg.endswith("(state.json bad CRC): clean start")
+    # A file without a clock (a cash game, or saved before the clock existed): None.
+    fs, s = saved(OLD)
+    r = store.Store(fs)
+    assert r.load()[0] == OLD and r.clock is None
+    # An interrupted save finished at power-up brings its clock.
+    fs, s = saved(OLD)
+    head, payload = s.encode(NEW, 2, {"entry": 1, "ms_left": 5})
+    fs.files["state.json.tmp"] = head + payload + b"}"
+    r = store.Store(fs)
+    assert r.load()[0] == NEW and r.clock == {"entry": 1, "ms_left": 5}
+
+
 def test_leftover_complete_temp_file_is_newer_and_finishes_the_save():
     fs, s = saved(OLD)
     head, payload = s.encode(NEW, 2)
