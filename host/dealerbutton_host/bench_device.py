@@ -601,7 +601,8 @@ def bench_state(out):
     st.seq = events - 1
     size = st.save(t.to_dict())
     data = fs.files[store.NAME]
-    d, seq, problem = store.parse(data)
+    from dealerbutton import storeread
+    d, seq, problem = storeread.parse(data)
     ok = problem is None and seq == events and d is not None
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
