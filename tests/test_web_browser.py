@@ -321,3 +321,78 @@ def test_web_serial_drives_a_board(browser, url, emulator):
     assert "Emulated board" in page.inner_text("#mode")
     context.close()
     assert errors == []
+
+
+# -- a tournament --------------------------------------------------------------------------
+TOURNAMENT = ('{"seats": 9, "leds": 24, "tournament": {"ante_kind": "bb", "levels": ['
+              '{"sb": 25, "bb": 50, "minutes": 1}, {"sb": 50, "bb": 100, "ante": 100, '
+              '"minutes": 1}, {"break": 1}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 2}'
+              ']}}')
+
+
+def clock_panel(page):
+    return {k: page.inner_text("#clock-" + k) for k in ("level", "left", "state", "next")}
+
+
+def wait_panel(page, field, text, timeout=10000):
+    page.wait_for_function("([f, t]) => document.getElementById('clock-' + f)"
+                           ".textContent.includes(t)", arg=[field, text], timeout=timeout)
+
+
+def hold(page, selector, ms):
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def test_tournament_clock(page):
+    assert page.is_hidden("#clock-box")   # a cash game: no clock
+    page.fill("#config", TOURNAMENT)
+    page.click("#apply")
+    page.wait_for_selector("#clock-box", state="visible")
+    wait_log(page, "* level 1 25/50 ante 0")
+    wait_log(page, "* clock paused")
+    assert clock_panel(page) == {"level": "Level 1 25/50 ante 0", "left": "1:00",
+                                 "state": "PAUSED",
+                                 "next": "next: level 2 50/100 ante 100 (1 min)"}
+    assert page.inner_text("#next-hold") == "hold: undo, 5 s: clock"
+    hold(page, "#next", 5300)   # the next-hand button held 5 s: the clock starts
+    wait_log(page, "* clock running")
+    wait_panel(page, "state", "running")
+    assert "* undo" not in log(page)
+    first = clock_panel(page)["left"]
+    page.wait_for_timeout(2200)
+    later = clock_panel(page)["left"]
+    assert first > later, (first, later)   # counting down ("0:58" > "0:55")
+    page.fill("#command", "clock set 0:02")
+    page.press("#command", "Enter")
+    wait_log(page, "* level 2 50/100 ante 100")   # the time ran out: the next level
+    wait_panel(page, "level", "Level 2")
+    panel = clock_panel(page)
+    assert panel["level"] == "Level 2 50/100 ante 100 (big-blind ante)"
+    assert panel["next"] == "next: a break of 1 min"
+    page.click("#clock-toggle")   # pause
+    wait_log(page, "> clock pause\n  ok")
+    wait_panel(page, "state", "paused")
+    stopped = clock_panel(page)["left"]
+    page.wait_for_timeout(1500)
+    assert clock_panel(page)["left"] == stopped
+    page.click("#clock-toggle")   # resume
+    wait_panel(page, "state", "running")
+    page.click("#clock-skip")
+    wait_log(page, "* break 1:00")
+    wait_panel(page, "level", "BREAK")
+    assert clock_panel(page)["next"] == "next: level 3 100/200 ante 200 (2 min)"
+    page.click("#clock-prev")
+    wait_panel(page, "level", "Level 2")
+    assert clock_panel(page)["left"] in ("1:00", "0:59")
+
+    page.reload()   # a power cut: the clock comes back paused where it was, and says so
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    wait_log(page, "* clock paused (restored: level 2, ")
+    page.wait_for_selector("#clock-box", state="visible")
+    wait_panel(page, "state", "paused")
+    assert clock_panel(page)["level"] == "Level 2 50/100 ante 100 (big-blind ante)"
+    assert page.input_value("#config") == TOURNAMENT
