@@ -243,12 +243,11 @@ FAKE_SERIAL = """
 """
 
 
-@pytest.fixture
-def emulator(tmp_path):
+def start_emulator(tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[2] / "firmware"))
     proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
-                             str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            env=env)
+                             str(tmp_path)] + list(args), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)
     chunks = queue.Queue()
 
     def pump():
@@ -261,16 +260,25 @@ def emulator(tmp_path):
             chunks.put(data)
 
     threading.Thread(target=pump, daemon=True).start()
-    yield proc, chunks
+    return proc, chunks
+
+
+def stop_emulator(proc):
     if proc.stdin:
         proc.stdin.close()
     proc.wait(10)
 
 
-def test_web_serial_drives_a_board(browser, url, emulator):
-    proc, chunks = emulator
-    sent = []
+@pytest.fixture
+def emulator(tmp_path):
+    proc, chunks = start_emulator(tmp_path)
+    yield proc, chunks
+    stop_emulator(proc)
 
+
+def serial_page(browser, url, proc, chunks, sent):
+    """A page connected over (fake) Web Serial to the emulator proc; sent collects what the
+    page wrote. Returns (context, page, errors)."""
     def write(text):
         sent.append(text)
         proc.stdin.write(text.encode())
@@ -296,6 +304,13 @@ def test_web_serial_drives_a_board(browser, url, emulator):
     page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
     page.click("#connect")
     page.wait_for_selector("body[data-ready=serial]", timeout=10000)
+    return context, page, errors
+
+
+def test_web_serial_drives_a_board(browser, url, emulator):
+    proc, chunks = emulator
+    sent = []
+    context, page, errors = serial_page(browser, url, proc, chunks, sent)
     assert page.evaluate("window.__serialOptions.baudRate") == 115200
     assert page.inner_text("#mode").startswith("Board on USB")
     assert page.is_disabled("#apply") and page.is_hidden("#connect")
@@ -396,3 +411,35 @@ def test_tournament_clock(page):
     wait_panel(page, "state", "paused")
     assert clock_panel(page)["level"] == "Level 2 50/100 ante 100 (big-blind ante)"
     assert page.input_value("#config") == TOURNAMENT
+
+
+def test_web_serial_tournament_clock(browser, url, tmp_path):
+    """A board with a tournament: the panel from its `clock` replies and events; the
+    next-hand button held 5 s (space, here) becomes `clock resume` / `clock pause`."""
+    config = tmp_path / "config.json"
+    config.write_text(TOURNAMENT)
+    proc, chunks = start_emulator(tmp_path / "state", "--config", str(config))
+    sent = []
+    try:
+        context, page, errors = serial_page(browser, url, proc, chunks, sent)
+        page.wait_for_selector("#clock-box", state="visible")
+        assert clock_panel(page)["level"] == "Level 1 25/50 ante 0"
+        assert clock_panel(page)["left"] == "1:00"
+        wait_panel(page, "state", "paused")
+        page.evaluate("document.activeElement.blur()")  # space would press a focused button
+        page.keyboard.down("Space")
+        page.wait_for_timeout(5200)
+        page.keyboard.up("Space")
+        page.wait_for_function("document.getElementById('log').textContent"
+                               ".includes('* clock running')")
+        wait_panel(page, "state", "running")
+        assert "clock resume\n" in sent and "hold 0\n" not in sent
+        page.click("#clock-skip")
+        wait_panel(page, "level", "Level 2")
+        page.click("#clock-toggle")
+        wait_panel(page, "state", "paused")
+        assert "clock next\n" in sent and "clock pause\n" in sent
+        context.close()
+        assert errors == []
+    finally:
+        stop_emulator(proc)
