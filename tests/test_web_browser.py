@@ -369,9 +369,9 @@ def test_tournament_clock(page):
     page.wait_for_selector("#clock-box", state="visible")
     wait_log(page, "* level 1 25/50 ante 0")
     wait_log(page, "* clock paused")
-    assert clock_panel(page) == {"level": "Level 1 25/50 ante 0", "left": "1:00",
+    assert clock_panel(page) == {"level": "Level 1 · 25/50 · ante 0", "left": "1:00",
                                  "state": "PAUSED",
-                                 "next": "next: level 2 50/100 ante 100 (1 min)"}
+                                 "next": "next: level 2 · 50/100 · ante 100 (1 min)"}
     assert page.inner_text("#next-hold") == "hold: undo, 5 s: clock"
     hold(page, "#next", 5300)   # the next-hand button held 5 s: the clock starts
     wait_log(page, "* clock running")
@@ -386,7 +386,7 @@ def test_tournament_clock(page):
     wait_log(page, "* level 2 50/100 ante 100")   # the time ran out: the next level
     wait_panel(page, "level", "Level 2")
     panel = clock_panel(page)
-    assert panel["level"] == "Level 2 50/100 ante 100 (big-blind ante)"
+    assert panel["level"] == "Level 2 · 50/100 · ante 100 (big-blind ante)"
     assert panel["next"] == "next: a break of 1 min"
     page.click("#clock-toggle")   # pause
     wait_log(page, "> clock pause\n  ok")
@@ -399,7 +399,7 @@ def test_tournament_clock(page):
     page.click("#clock-skip")
     wait_log(page, "* break 1:00")
     wait_panel(page, "level", "BREAK")
-    assert clock_panel(page)["next"] == "next: level 3 100/200 ante 200 (2 min)"
+    assert clock_panel(page)["next"] == "next: level 3 · 100/200 · ante 200 (2 min)"
     page.click("#clock-prev")
     wait_panel(page, "level", "Level 2")
     assert clock_panel(page)["left"] in ("1:00", "0:59")
@@ -409,7 +409,7 @@ def test_tournament_clock(page):
     wait_log(page, "* clock paused (restored: level 2, ")
     page.wait_for_selector("#clock-box", state="visible")
     wait_panel(page, "state", "paused")
-    assert clock_panel(page)["level"] == "Level 2 50/100 ante 100 (big-blind ante)"
+    assert clock_panel(page)["level"] == "Level 2 · 50/100 · ante 100 (big-blind ante)"
     assert page.input_value("#config") == TOURNAMENT
 
 
@@ -423,7 +423,7 @@ def test_web_serial_tournament_clock(browser, url, tmp_path):
     try:
         context, page, errors = serial_page(browser, url, proc, chunks, sent)
         page.wait_for_selector("#clock-box", state="visible")
-        assert clock_panel(page)["level"] == "Level 1 25/50 ante 0"
+        assert clock_panel(page)["level"] == "Level 1 · 25/50 · ante 0"
         assert clock_panel(page)["left"] == "1:00"
         wait_panel(page, "state", "paused")
         page.evaluate("document.activeElement.blur()")  # space would press a focused button

@@ -184,11 +184,11 @@ export function clockText(c) {
   const kind = c.ante && c.ante_kind === "bb" ? " (big-blind ante)" : "";
   const level = c.break
     ? "BREAK: no hand is dealt"
-    : `Level ${c.level}   ${c.sb}/${c.bb}   ante ${c.ante}${kind}`;
+    : `Level ${c.level} · ${c.sb}/${c.bb} · ante ${c.ante}${kind}`;
   const n = c.next;
   let next;
   if (n === null || n === undefined) next = "last level: the blinds stay";
   else if ("break" in n) next = `next: a break of ${n.break} min`;
-  else next = `next: level ${n.level}   ${n.sb}/${n.bb}   ante ${n.ante}   (${n.minutes} min)`;
+  else next = `next: level ${n.level} · ${n.sb}/${n.bb} · ante ${n.ante} (${n.minutes} min)`;
   return { level, next };
 }
