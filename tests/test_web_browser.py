@@ -2,6 +2,7 @@
 in MicroPython's WebAssembly port; the test clicks and types like a player and compares
 the ring the page draws with the firmware's own frame, computed here on CPython."""
 
+import json
 import os
 import queue
 import subprocess
@@ -426,6 +427,10 @@ def test_web_serial_tournament_clock(browser, url, tmp_path):
         assert clock_panel(page)["level"] == "Level 1 · 25/50 · ante 0"
         assert clock_panel(page)["left"] == "1:00"
         wait_panel(page, "state", "paused")
+        shown = page.input_value("#config")   # the board's config: one level a line
+        assert ('  "tournament": {\n    "ante_kind": "bb",\n    "levels": [\n'
+                '      {"sb": 25, "bb": 50, "ante": 0, "minutes": 1},\n') in shown
+        assert '      {"break": 1},\n' in shown and json.loads(shown)["seats"] == 9
         page.evaluate("document.activeElement.blur()")  # space would press a focused button
         page.keyboard.down("Space")
         page.wait_for_timeout(5200)
