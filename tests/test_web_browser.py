@@ -412,6 +412,21 @@ def test_tournament_clock(page):
     wait_panel(page, "state", "paused")
     assert clock_panel(page)["level"] == "Level 2 · 50/100 · ante 100 (big-blind ante)"
     assert page.input_value("#config") == TOURNAMENT
+    touch_hold(page, "#next", 5300)   # and a finger on the next-hand button, 5 s
+    wait_log(page, "* clock running")
+    wait_panel(page, "state", "running")
+
+
+def touch_hold(page, selector, ms):
+    """A finger held on the element (Chromium's touch input, through the DevTools
+    protocol: Playwright's own touchscreen only taps)."""
+    box = page.locator(selector).bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
 
 
 def test_web_serial_tournament_clock(browser, url, tmp_path):
