@@ -2,6 +2,7 @@
 in MicroPython's WebAssembly port; the test clicks and types like a player and compares
 the ring the page draws with the firmware's own frame, computed here on CPython."""
 
+import json
 import os
 import queue
 import subprocess
@@ -243,12 +244,11 @@ FAKE_SERIAL = """
 """
 
 
-@pytest.fixture
-def emulator(tmp_path):
+def start_emulator(tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[2] / "firmware"))
     proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
-                             str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            env=env)
+                             str(tmp_path)] + list(args), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)
     chunks = queue.Queue()
 
     def pump():
@@ -261,16 +261,25 @@ def emulator(tmp_path):
             chunks.put(data)
 
     threading.Thread(target=pump, daemon=True).start()
-    yield proc, chunks
+    return proc, chunks
+
+
+def stop_emulator(proc):
     if proc.stdin:
         proc.stdin.close()
     proc.wait(10)
 
 
-def test_web_serial_drives_a_board(browser, url, emulator):
-    proc, chunks = emulator
-    sent = []
+@pytest.fixture
+def emulator(tmp_path):
+    proc, chunks = start_emulator(tmp_path)
+    yield proc, chunks
+    stop_emulator(proc)
 
+
+def serial_page(browser, url, proc, chunks, sent):
+    """A page connected over (fake) Web Serial to the emulator proc; sent collects what the
+    page wrote. Returns (context, page, errors)."""
     def write(text):
         sent.append(text)
         proc.stdin.write(text.encode())
@@ -296,6 +305,13 @@ def test_web_serial_drives_a_board(browser, url, emulator):
     page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
     page.click("#connect")
     page.wait_for_selector("body[data-ready=serial]", timeout=10000)
+    return context, page, errors
+
+
+def test_web_serial_drives_a_board(browser, url, emulator):
+    proc, chunks = emulator
+    sent = []
+    context, page, errors = serial_page(browser, url, proc, chunks, sent)
     assert page.evaluate("window.__serialOptions.baudRate") == 115200
     assert page.inner_text("#mode").startswith("Board on USB")
     assert page.is_disabled("#apply") and page.is_hidden("#connect")
@@ -321,3 +337,129 @@ def test_web_serial_drives_a_board(browser, url, emulator):
     assert "Emulated board" in page.inner_text("#mode")
     context.close()
     assert errors == []
+
+
+# -- a tournament --------------------------------------------------------------------------
+TOURNAMENT = ('{"seats": 9, "leds": 24, "tournament": {"ante_kind": "bb", "levels": ['
+              '{"sb": 25, "bb": 50, "minutes": 1}, {"sb": 50, "bb": 100, "ante": 100, '
+              '"minutes": 1}, {"break": 1}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 2}'
+              ']}}')
+
+
+def clock_panel(page):
+    return {k: page.inner_text("#clock-" + k) for k in ("level", "left", "state", "next")}
+
+
+def wait_panel(page, field, text, timeout=10000):
+    page.wait_for_function("([f, t]) => document.getElementById('clock-' + f)"
+                           ".textContent.includes(t)", arg=[field, text], timeout=timeout)
+
+
+def hold(page, selector, ms):
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def test_tournament_clock(page):
+    assert page.is_hidden("#clock-box")   # a cash game: no clock
+    page.fill("#config", TOURNAMENT)
+    page.click("#apply")
+    page.wait_for_selector("#clock-box", state="visible")
+    wait_log(page, "* level 1 25/50 ante 0")
+    wait_log(page, "* clock paused")
+    assert clock_panel(page) == {"level": "Level 1 · 25/50 · ante 0", "left": "1:00",
+                                 "state": "PAUSED",
+                                 "next": "next: level 2 · 50/100 · ante 100 (1 min)"}
+    assert page.inner_text("#next-hold") == "hold: undo, 5 s: clock"
+    hold(page, "#next", 5300)   # the next-hand button held 5 s: the clock starts
+    wait_log(page, "* clock running")
+    wait_panel(page, "state", "running")
+    assert "* undo" not in log(page)
+    first = clock_panel(page)["left"]
+    page.wait_for_timeout(2200)
+    later = clock_panel(page)["left"]
+    assert first > later, (first, later)   # counting down ("0:58" > "0:55")
+    page.fill("#command", "clock set 0:02")
+    page.press("#command", "Enter")
+    wait_log(page, "* level 2 50/100 ante 100")   # the time ran out: the next level
+    wait_panel(page, "level", "Level 2")
+    panel = clock_panel(page)
+    assert panel["level"] == "Level 2 · 50/100 · ante 100 (big-blind ante)"
+    assert panel["next"] == "next: a break of 1 min"
+    page.click("#clock-toggle")   # pause
+    wait_log(page, "> clock pause\n  ok")
+    wait_panel(page, "state", "paused")
+    stopped = clock_panel(page)["left"]
+    page.wait_for_timeout(1500)
+    assert clock_panel(page)["left"] == stopped
+    page.click("#clock-toggle")   # resume
+    wait_panel(page, "state", "running")
+    page.click("#clock-skip")
+    wait_log(page, "* break 1:00")
+    wait_panel(page, "level", "BREAK")
+    assert clock_panel(page)["next"] == "next: level 3 · 100/200 · ante 200 (2 min)"
+    page.click("#clock-prev")
+    wait_panel(page, "level", "Level 2")
+    assert clock_panel(page)["left"] in ("1:00", "0:59")
+
+    page.reload()   # a power cut: the clock comes back paused where it was, and says so
+    page.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+    wait_log(page, "* clock paused (restored: level 2, ")
+    page.wait_for_selector("#clock-box", state="visible")
+    wait_panel(page, "state", "paused")
+    assert clock_panel(page)["level"] == "Level 2 · 50/100 · ante 100 (big-blind ante)"
+    assert page.input_value("#config") == TOURNAMENT
+    touch_hold(page, "#next", 5300)   # and a finger on the next-hand button, 5 s
+    wait_log(page, "* clock running")
+    wait_panel(page, "state", "running")
+
+
+def touch_hold(page, selector, ms):
+    """A finger held on the element (Chromium's touch input, through the DevTools
+    protocol: Playwright's own touchscreen only taps)."""
+    box = page.locator(selector).bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_web_serial_tournament_clock(browser, url, tmp_path):
+    """A board with a tournament: the panel from its `clock` replies and events; the
+    next-hand button held 5 s (space, here) becomes `clock resume` / `clock pause`."""
+    config = tmp_path / "config.json"
+    config.write_text(TOURNAMENT)
+    proc, chunks = start_emulator(tmp_path / "state", "--config", str(config))
+    sent = []
+    try:
+        context, page, errors = serial_page(browser, url, proc, chunks, sent)
+        page.wait_for_selector("#clock-box", state="visible")
+        assert clock_panel(page)["level"] == "Level 1 · 25/50 · ante 0"
+        assert clock_panel(page)["left"] == "1:00"
+        wait_panel(page, "state", "paused")
+        shown = page.input_value("#config")   # the board's config: one level a line
+        assert ('  "tournament": {\n    "ante_kind": "bb",\n    "levels": [\n'
+                '      {"sb": 25, "bb": 50, "ante": 0, "minutes": 1},\n') in shown
+        assert '      {"break": 1},\n' in shown and json.loads(shown)["seats"] == 9
+        page.evaluate("document.activeElement.blur()")  # space would press a focused button
+        page.keyboard.down("Space")
+        page.wait_for_timeout(5200)
+        page.keyboard.up("Space")
+        page.wait_for_function("document.getElementById('log').textContent"
+                               ".includes('* clock running')")
+        wait_panel(page, "state", "running")
+        assert "clock resume\n" in sent and "hold 0\n" not in sent
+        page.click("#clock-skip")
+        wait_panel(page, "level", "Level 2")
+        page.click("#clock-toggle")
+        wait_panel(page, "state", "paused")
+        assert "clock next\n" in sent and "clock pause\n" in sent
+        context.close()
+        assert errors == []
+    finally:
+        stop_emulator(proc)

@@ -82,6 +82,27 @@ print("step, nothing waiting:", b.step(T[0]))
 b.feed("sit 7\n")
 T[0] += 5
 print("step after sit 7:", b.step(T[0]), b.take().split("\n"), b.step(T[0] + 5))
+
+TOURNAMENT = ('{"seats": 6, "leds": 24, "tournament": {"levels": [{"sb": 25, "bb": 50, '
+              '"minutes": 1}, {"break": 2}, {"sb": 50, "bb": 100, "ante": 10, "minutes": 1}]}}')
+print("check tournament:", repr(webtable.check(TOURNAMENT)))
+print("check bad schedule:", webtable.check(TOURNAMENT.replace('"sb": 50', '"sb": 500')))
+t = webtable.Board(TOURNAMENT, "", T[0])
+show("tournament power-up", t.take())
+click(t, 0, 5200)  # the next-hand button held 5 s: the clock starts
+show("held 5 s", t.take())
+run(t, 2000)
+t.feed("clock\n")
+show("clock", t.take())
+t.feed("clock next\n")
+show("clock next", t.take())
+t.feed("deal\n")
+show("deal in the break", t.take())
+run(t, 1500)
+t2 = webtable.Board(TOURNAMENT, t.saved(), T[0])
+show("tournament power cycle", t2.take())
+t2.feed("clock\n")
+show("clock restored", t2.take())
 '''
 
 
@@ -125,6 +146,22 @@ EXPECTED = (
     "six seats, 30 LEDs: 7 30",
     "step, nothing waiting: 0",
     "step after sit 7: 3 ['* seat 7 waiting', 'ok'] 2",
+    "check tournament: ''",
+    "check bad schedule: config.json rejected (1 problem): tournament.levels[2]: the small "
+    "blind 500 is bigger than the big blind 100",
+    "tournament power-up: * info no saved state: clean start | * level 1 25/50 ante 0 | "
+    "* clock paused",
+    "held 5 s: * clock running",
+    'clock: ok {"level":1,"sb":25,"bb":50,"ante":0,"ante_kind":"each","break":false,'
+    '"ms_left":57',
+    '"running":true,"next":{"break":2}}',
+    "clock next: * break 2:00 | ok",
+    "deal in the break: err rule no hand during the break: 2:00 left",
+    "tournament power cycle: * info state restored (save 2) | * clock paused (restored: "
+    "break, 2:00 left)",
+    'clock restored: ok {"level":1,"sb":25,"bb":50,"ante":0,"ante_kind":"each","break":true,'
+    '"ms_left":120000,"running":false,"next":{"level":2,"sb":50,"bb":100,"ante":10,'
+    '"minutes":1}}',
 )
 
 

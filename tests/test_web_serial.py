@@ -54,6 +54,21 @@ def test_reply_parsing_and_what_the_page_shows(run):
     assert run["roles"] == ["first posts 20", ""]
 
 
+def test_clock_as_the_page_shows_it(run):
+    from dealerbutton.clock import mss
+
+    assert run["mss"] == [mss(ms) for ms in (0, 1, 999, 1000, 1001, 59999, 60000, 754321,
+                                             36000000)]
+    assert run["mss"][-2:] == ["12:35", "600:00"]
+    assert run["clockLeft"] == [7500, 0, 10000, 0]   # a running clock counts down
+    assert run["clockText"] == [
+        {"level": "Level 3 · 75/150 · ante 150 (big-blind ante)",
+         "next": "next: a break of 10 min"},
+        {"level": "Level 3 · 75/150 · ante 150", "next": "last level: the blinds stay"},
+        {"level": "BREAK: no hand is dealt",
+         "next": "next: level 4 · 100/200 · ante 0 (20 min)"}]
+
+
 def test_ring_geometry_is_the_terminal_views(run):
     from dealerbutton_host.view import ring_positions
 

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 
 import { SerialBoard } from "../../host/dealerbutton_host/webpage/devices.mjs";
-import { LineClient, handLines, parseLeds, parseReply, ringPositions, roles, shown }
+import { LineClient, clockLeft, clockText, handLines, mss, parseLeds, parseReply,
+         ringPositions, roles, shown }
   from "../../host/dealerbutton_host/webpage/lineclient.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -47,6 +48,15 @@ const out = {};
   out.ringCcw = ringPositions(12, 3, 2, true);
   out.handLines = handLines({ n: 7, button: 5, sb: null, bb: 2, dealt: [2, 3, 1],
                               posts: { 3: [20, 10] }, first_to_act: 3 });
+  out.mss = [0, 1, 999, 1000, 1001, 59999, 60000, 754321, 36000000].map(mss);
+  const running = { level: 3, sb: 75, bb: 150, ante: 150, ante_kind: "bb", break: false,
+                    ms_left: 10000, running: true, next: { break: 10 } };
+  out.clockLeft = [clockLeft(running, 2500.7), clockLeft(running, 20000),
+                   clockLeft({ ...running, running: false }, 2500), clockLeft(null, 5)];
+  out.clockText = [clockText(running),
+                   clockText({ ...running, ante_kind: "each", next: null }),
+                   clockText({ ...running, break: true,
+                               next: { level: 4, sb: 100, bb: 200, ante: 0, minutes: 20 } })];
   out.roles = [roles({ button: 1, sb: 2, bb: 3, dealt: [1, 2, 3, 4], posts: { 4: [20, 0] },
                        first_to_act: 4 }, 4), roles(null, 1)];
 }

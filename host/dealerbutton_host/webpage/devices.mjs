@@ -1,7 +1,8 @@
 // The two things the page can drive: the emulated board (the firmware's own modules in
 // MicroPython's WebAssembly port, its table kept in the browser's storage) and a real
 // board over Web Serial. Both speak the line protocol through a LineClient; the page
-// presses their buttons with buttonDown(i)/buttonUp(i) (0: the next-hand button).
+// presses their buttons with buttonDown(i)/buttonUp(i) (0: the next-hand button), and
+// sets `tournament` when the board's config has a tournament clock.
 
 import { LineClient, parseLeds } from "./lineclient.mjs";
 
@@ -11,6 +12,7 @@ const TICK_MS = 5; // the board loop (a frame is due every 25 ms)
 const MIN_HOLD_MS = 100; // the buttons debounce for 50 ms: a shorter click would be lost
 export const LONG_MS = 1000; // a press held this long is a long press
 const LONG_HOLD_MS = 1200; // how long a long press from the keyboard holds the button
+export const CLOCK_HOLD_MS = 5000; // the next-hand button held this long: the clock (tournament)
 
 function nowMs() {
   return Math.floor(performance.now()) & 0x3fffffff;
@@ -40,6 +42,7 @@ export async function loadRuntime() {
 export class EmulatedBoard {
   constructor(webtable, storage, handlers) {
     this.kind = "emulated";
+    this.tournament = false;
     this.webtable = webtable;
     this.storage = storage;
     this.handlers = handlers;
@@ -137,6 +140,7 @@ export class SerialBoard {
 
   constructor(handlers, onClosed) {
     this.kind = "serial";
+    this.tournament = false;
     this.handlers = handlers;
     this.onClosed = onClosed;
     this.port = null;
@@ -210,7 +214,21 @@ export class SerialBoard {
     const at = this.downAt[i];
     if (at === undefined) return;
     delete this.downAt[i];
-    this.command((performance.now() - at >= LONG_MS ? "hold " : "press ") + i);
+    const held = performance.now() - at;
+    if (i === 0 && this.tournament && held >= CLOCK_HOLD_MS) this.clockHold();
+    else this.command((held >= LONG_MS ? "hold " : "press ") + i);
+  }
+
+  // The next-hand button held 5 s at a tournament table: the protocol has no such press,
+  // so the page does what the board would, through the clock's commands: it pauses a
+  // running clock, else starts it.
+  async clockHold() {
+    try {
+      const c = await this.client.json("clock");
+      this.command(c.running ? "clock pause" : "clock resume");
+    } catch (e) {
+      this.command("hold 0"); // no clock after all: a hold of any length is undo
+    }
   }
 
   longPress(i) {

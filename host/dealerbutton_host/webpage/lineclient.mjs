@@ -165,3 +165,30 @@ export function shown(hex, brightness) {
   if (brightness > 0) rgb = rgb.map((c) => Math.min(255, Math.floor(c * 255 / brightness)));
   return "#" + rgb.map((c) => c.toString(16).padStart(2, "0")).join("").toUpperCase();
 }
+
+// -- the tournament clock (the `clock` reply), in the words of the terminal view ----------
+// ms as M:SS, rounded up to the second (a clock showing 0:00 has run out), as the firmware.
+export function mss(ms) {
+  const s = Math.floor((Math.max(0, ms) + 999) / 1000);
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+// The clock's ms left now: a running clock counts down from its reading, elapsedMs ago.
+export function clockLeft(c, elapsedMs) {
+  if (!c) return 0;
+  return c.running ? Math.max(0, c.ms_left - Math.floor(elapsedMs)) : c.ms_left;
+}
+
+// { level, next }: the level in force (or the break) and what comes after it.
+export function clockText(c) {
+  const kind = c.ante && c.ante_kind === "bb" ? " (big-blind ante)" : "";
+  const level = c.break
+    ? "BREAK: no hand is dealt"
+    : `Level ${c.level} · ${c.sb}/${c.bb} · ante ${c.ante}${kind}`;
+  const n = c.next;
+  let next;
+  if (n === null || n === undefined) next = "last level: the blinds stay";
+  else if ("break" in n) next = `next: a break of ${n.break} min`;
+  else next = `next: level ${n.level} · ${n.sb}/${n.bb} · ante ${n.ante} (${n.minutes} min)`;
+  return { level, next };
+}

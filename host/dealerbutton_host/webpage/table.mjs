@@ -3,11 +3,13 @@
 // (the firmware running here) or a SerialBoard (a real board over Web Serial) alike.
 
 import { CONFIG_KEY, EmulatedBoard, FLASH_KEY, SerialBoard, loadRuntime } from "./devices.mjs";
-import { handLines, ringPositions, roles, shown } from "./lineclient.mjs";
+import { clockLeft, clockText, handLines, mss, ringPositions, roles, shown }
+  from "./lineclient.mjs";
 
 const SEAT_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7",
                     "Digit8", "Digit9", "Digit0", "Minus", "Equal"];
 const STATE_EVERY_MS = 1000;
+const CLOCK_EVERY_MS = 1000; // the clock is read this often (at once after its events)
 const LOG_LINES = 300;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -21,6 +23,11 @@ let leds = [];
 let dirty = true; // state and hand must be read again
 let refreshing = false;
 let lastRefresh = 0;
+let clock = null; // a tournament's clock (the `clock` reply); null in a cash game
+let clockAt = 0; // when it was read (performance.now())
+let clockDue = false; // read it again now
+let clockReading = false;
+let clockShown = ""; // what the panel shows, to touch the page only when it changes
 
 // -- the log ------------------------------------------------------------------------------
 function log(text) {
@@ -42,6 +49,8 @@ const handlers = {
         // shown as it came
       }
     }
+    if (line.startsWith("* level ") || line.startsWith("* break ") ||
+        line.startsWith("* clock ")) clockDue = true;
     log(line);
     dirty = true;
   },
@@ -151,6 +160,65 @@ async function refresh() {
   refreshing = false;
 }
 
+// -- the tournament clock -----------------------------------------------------------------
+async function readClock() {
+  clockReading = true;
+  clockDue = false;
+  clockAt = performance.now();
+  try {
+    const r = await device.client.send("clock");
+    if (r.ok) {
+      clock = JSON.parse(r.payload);
+      clockAt = performance.now();
+    } else {
+      clock = null; // a cash game (err clock), or a refused config
+    }
+  } catch (e) {
+    // a lost board: said in the log
+  }
+  clockReading = false;
+  drawClock();
+}
+
+function drawClock() {
+  const box = $("clock-box");
+  if (!clock) {
+    box.hidden = true;
+    clockShown = "";
+    return;
+  }
+  const left = clockLeft(clock, performance.now() - clockAt);
+  const text = clockText(clock);
+  const state = clock.running ? "running" : "paused";
+  const view = [text.level, mss(left), state, text.next].join("|");
+  if (view === clockShown) return;
+  clockShown = view;
+  box.hidden = false;
+  $("clock-level").textContent = text.level;
+  $("clock-left").textContent = mss(left);
+  $("clock-state").textContent = state;
+  $("clock-next").textContent = text.next;
+  $("clock-toggle").textContent = clock.running ? "Pause the clock" : "Start the clock";
+  box.classList.toggle("paused", !clock.running);
+  box.classList.toggle("on-break", clock.break);
+  box.classList.toggle("soon", clock.running && clock.next !== null && left <= 60000);
+}
+
+function clockCommand(words) {
+  const line = "clock " + words;
+  if (!device || !device.client) return;
+  device.client.send(line).then((r) => {
+    handlers.onReply(line, r);
+    clockDue = true;
+  }, (err) => log("> " + line + "\n  " + err.message));
+}
+
+$("clock-toggle").addEventListener("click", () => {
+  if (clock) clockCommand(clock.running ? "pause" : "resume");
+});
+$("clock-prev").addEventListener("click", () => clockCommand("prev"));
+$("clock-skip").addEventListener("click", () => clockCommand("next"));
+
 function loop() {
   if (device && device.client && !device.client.closed) {
     const frame = device.frame();
@@ -163,6 +231,11 @@ function loop() {
     }
     const late = device.kind === "serial" && performance.now() - lastRefresh > STATE_EVERY_MS;
     if ((dirty || late) && !refreshing && config) refresh();
+    if (config && config.tournament) {
+      const stale = performance.now() - clockAt > CLOCK_EVERY_MS;
+      if ((clockDue || stale) && !clockReading) readClock();
+      else drawClock();
+    }
   }
   requestAnimationFrame(loop);
 }
@@ -221,6 +294,8 @@ async function startDevice(d) {
   config = null;
   state = null;
   hand = null;
+  clock = null;
+  drawClock();
   $("mode").textContent = d.describe();
   const emulated = d.kind === "emulated";
   $("connect").hidden = !emulated || !SerialBoard.available();
@@ -238,15 +313,21 @@ async function startDevice(d) {
   }
   const stored = emulated ? d.configText() : "";
   $("config").value = stored || configText(config);
+  const tournament = Boolean(config.tournament);
+  for (const el of document.querySelectorAll(".tournament-only")) el.hidden = !tournament;
+  $("next-hold").textContent = tournament ? "hold: undo, 5 s: clock" : "hold: undo";
+  d.tournament = tournament;
   buildRing();
   dirty = true;
+  clockDue = tournament;
   document.body.dataset.ready = d.kind;
   if (!document.body.dataset.startMs) {
     document.body.dataset.startMs = String(Math.round(performance.now()));
   }
 }
 
-// One field a line, each value on one line: as the shipped config.json is written.
+// One field a line, each value on one line: as the shipped config.json is written; a
+// tournament's schedule one level (or break) a line.
 function compact(v) {
   if (Array.isArray(v)) return "[" + v.map(compact).join(", ") + "]";
   if (v && typeof v === "object") {
@@ -255,8 +336,15 @@ function compact(v) {
   return JSON.stringify(v);
 }
 
+function tournamentText(t) {
+  const levels = t.levels.map((e) => "      " + compact(e)).join(",\n");
+  return "{\n    \"ante_kind\": " + JSON.stringify(t.ante_kind) + ",\n    \"levels\": [\n" +
+    levels + "\n    ]\n  }";
+}
+
 function configText(cfg) {
-  const lines = Object.keys(cfg).map((k) => "  " + JSON.stringify(k) + ": " + compact(cfg[k]));
+  const lines = Object.keys(cfg).map((k) => "  " + JSON.stringify(k) + ": " +
+    (k === "tournament" ? tournamentText(cfg[k]) : compact(cfg[k])));
   return "{\n" + lines.join(",\n") + "\n}\n";
 }
 
