@@ -66,7 +66,7 @@ def check_settings(d):
     port = d.get("port", 0)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         errors.append("network.port: a number 0..65535 (0: 1883, or 8883 with tls)")
-    if d.get("tls", False) not in (True, False):
+    if not isinstance(d.get("tls", False), bool):
         errors.append("network.tls: true or false")
     for key in sorted(d):
         if key not in ("ssid", "wifi_password", "broker", "port", "tls", "user", "password",

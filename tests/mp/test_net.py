@@ -287,6 +287,13 @@ def test_settings_are_checked():
         "network.port: a number 0..65535 (0: 1883, or 8883 with tls)",
         "network.tls: true or false",
         "network.colour: unknown field"]
+    ok = {"ssid": "s", "broker": "b", "room": "r", "table": "7"}
+    for tls in (1, 0, "true", None):
+        ok["tls"] = tls
+        assert net.check_settings(ok) == ["network.tls: true or false"], tls
+    for tls in (True, False):
+        ok["tls"] = tls
+        assert net.check_settings(ok) == [], tls
 
 
 def test_config_json_network_block():
