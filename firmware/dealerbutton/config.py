@@ -348,28 +348,23 @@ def _json_error(text):
             want = "key" if c == "{" else "value"
             continue
         elif c == "-" or "0" <= c <= "9":
-            j = i + 1 if c == "-" else i
-            start = j
-            while j < n and "0" <= text[j] <= "9":
-                j += 1
+            start = i + 1 if c == "-" else i
+            j = _digits(text, start)
             if j == start or (text[start] == "0" and j - start > 1):
                 return "bad number at character %d" % i
             if j < n and text[j] == ".":
-                j += 1
-                k = j
-                while j < n and "0" <= text[j] <= "9":
-                    j += 1
-                if j == k:
+                k = _digits(text, j + 1)
+                if k == j + 1:
                     return "bad number at character %d" % i
+                j = k
             if j < n and text[j] in "eE":
                 j += 1
                 if j < n and text[j] in "+-":
                     j += 1
-                k = j
-                while j < n and "0" <= text[j] <= "9":
-                    j += 1
-                if j == k:
+                k = _digits(text, j)
+                if k == j:
                     return "bad number at character %d" % i
+                j = k
             i = j
         else:
             for word in ("true", "false", "null"):
@@ -379,6 +374,13 @@ def _json_error(text):
             else:
                 return "unexpected %r at character %d" % (c, i)
         want = "more" if stack else "end"
+
+
+def _digits(text, i):
+    """The index after the run of decimal digits that starts at i (i itself if none)."""
+    while i < len(text) and "0" <= text[i] <= "9":
+        i += 1
+    return i
 
 
 def _skip_back(text, i):
