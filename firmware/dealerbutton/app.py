@@ -38,6 +38,11 @@ _HEX = b"0123456789ABCDEF"
 EVENTS = ("sit", "away", "back", "choose", "leave", "deal", "level")
 OPTIONS = (None, "post", "wait")
 CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
+# A press in the loop (press()'s defer_save): its events written and the table saved after
+# the frame that shows it; HIDDEN: a press of the next-hand button, whose flash covers the
+# whole ring, so that a deal waits for that frame too (see tick()).
+AFTER_FRAME = 1
+HIDDEN = 2
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
@@ -120,6 +125,7 @@ class App:
         self.next_frame = 0
         self.report_due = False
         self.report_dealt = False
+        self.deal_later = -1
         if self.clock is not None:
             for line in self.clock.boot_lines():
                 write(line)
@@ -260,16 +266,36 @@ class App:
         """run() but the reply of an accepted event (a press has its own): None, or the
         reply that refuses the event. defer_save (a press in the loop): the ring shows the
         event first; its events are written and the table saved after that frame
-        (tick() does it)."""
+        (tick() does it). HIDDEN: a deal, once known to be accepted, happens after that
+        frame too."""
+        if self.deal_later >= 0:
+            self.deal_now()   # an earlier press's deal goes first, then its events
         if self.report_due:
-            self.report()   # an earlier press's events go first
+            self.report()
+        if cmd == "deal":
+            if self.clock is not None:
+                why = self.clock.deal_refusal(self.now)
+                if why:
+                    return "err rule " + why
+            if defer_save == HIDDEN:
+                why = self.table.deal_refusal(seat)
+                if why:
+                    return "err rule " + why
+                self.deal_later = seat or 0
+                return None
+        return self.apply(cmd, seat, option, defer_save)
+
+    def deal_now(self):
+        """The deal of a next-hand press, accepted and shown (event(): HIDDEN)."""
+        seat = self.deal_later
+        self.deal_later = -1
+        self.apply("deal", seat or None, None, AFTER_FRAME)
+
+    def apply(self, cmd, seat, option, defer_save):
+        """The table event, refused or done (the rest of event())."""
         t = self.table
-        if cmd == "deal" and self.clock is not None:
-            why = self.clock.deal_refusal(self.now)
-            if why:
-                return "err rule " + why
-            if self.sync_level():     # (the level was undone: the clock's is in force)
-                self.save_due = True
+        if cmd == "deal" and self.sync_level():
+            self.save_due = True   # (the level was undone: the clock's is in force)
         try:
             if cmd == "sit":
                 t.sit(seat, post=option == "post")
@@ -462,7 +488,10 @@ class App:
     # -- presses -------------------------------------------------------------------------
     def press(self, seat, long, defer_save=False):
         """A short or long press of seat's button (0: next-hand), as mapped in the module
-        doc; flashes the ring (accepted or refused) and returns the reply line."""
+        doc; flashes the ring (accepted or refused) and returns the reply line. defer_save:
+        a press in the loop (see event())."""
+        if defer_save:
+            defer_save = HIDDEN if seat == 0 else AFTER_FRAME
         reply = self.press_action(seat, long, defer_save)
         self.ring.flash(seat, reply.startswith("ok"), self.now)
         self.render_due = True
@@ -543,6 +572,16 @@ class App:
             for i in range(len(pins)):
                 if busy >> i & 1:
                     self.poll_button(i, now_ms)
+        if self.deal_later >= 0:
+            if self.ring.flash_covers_all:
+                # A next-hand press: its flash covers every LED, so the frame that shows it
+                # is the same before the deal as after; it goes out first. The table deals
+                # before anything else happens (the clock, the host's next byte).
+                self.frame_if_due(now_ms)
+                self.deal_now()
+                self.render_due = False
+            else:
+                self.deal_now()   # another button's flash took over: the deal shows at once
         c = self.clock
         if c is not None:
             lines = c.tick(now_ms)
@@ -551,16 +590,7 @@ class App:
             elif c.should_save(now_ms):
                 self.save_due = True
             self.ring_clock(c, now_ms)
-        late = ticks_diff(now_ms, self.next_frame)
-        if late < -self.frame_ms:
-            late = self.frame_ms  # no grid yet (or the clock jumped back): start one now
-        if self.render_due or late >= 0:
-            self.frame(now_ms)
-            if late >= 0:
-                # Frames on a 25 ms grid, whatever the loop's own rhythm; one that fell a
-                # whole frame behind starts the grid again from now.
-                self.next_frame = ticks_add(now_ms if late >= self.frame_ms
-                                            else self.next_frame, self.frame_ms)
+        self.frame_if_due(now_ms)
         if self.report_due:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
@@ -596,6 +626,19 @@ class App:
             self.quick &= ~(1 << i)
         else:
             self.quick |= 1 << i
+
+    def frame_if_due(self, now_ms):
+        """A frame when one is due: something changed, or the next one of the grid."""
+        late = ticks_diff(now_ms, self.next_frame)
+        if late < -self.frame_ms:
+            late = self.frame_ms  # no grid yet (or the clock jumped back): start one now
+        if self.render_due or late >= 0:
+            self.frame(now_ms)
+            if late >= 0:
+                # Frames on a 25 ms grid, whatever the loop's own rhythm; one that fell a
+                # whole frame behind starts the grid again from now.
+                self.next_frame = ticks_add(now_ms if late >= self.frame_ms
+                                            else self.next_frame, self.frame_ms)
 
     def frame(self, now_ms):
         self.ring.render(now_ms)

@@ -273,6 +273,12 @@ class Ring:
     def flashing(self):
         return self._flash_seat >= 0
 
+    @property
+    def flash_covers_all(self):
+        """An accepted press of the next-hand button is flashing: its flash is drawn over
+        every LED, so no mark shows until it ends."""
+        return self._flash_seat == 0 and self._flash_ok
+
     # -- the frame ------------------------------------------------------------------
     def render(self, now_ms):
         level = self.brightness

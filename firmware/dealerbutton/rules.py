@@ -289,25 +289,35 @@ class Table:
         self._top = (self._top - 1) % UNDO_DEPTH
         self._restore_from_undo(self._top)
 
-    def deal(self, button=None):
-        """Deal the next hand (the first one with the seat that won the draw for the button)."""
-        players = self._players
-        tournament = self.tournament
+    def deal_refusal(self, button=None):
+        """Why deal(button) would be refused (the message of its RuleError), or None: then
+        deal(button) deals. Changes nothing."""
         active = self._seats_with(_ACTIVE)
         first = self._hands == 0
         if not first and button is not None:
-            raise RuleError("seat %r: the button is placed only for the first hand" % (button,))
-        present = active | self._seats_with(_WAITING)
-        if _count(present) < 2:
-            raise RuleError("cannot deal: %d player(s) present, at least two are needed"
-                            % _count(present))
+            return "seat %r: the button is placed only for the first hand" % (button,)
+        present = _count(active | self._seats_with(_WAITING))
+        if present < 2:
+            return "cannot deal: %d player(s) present, at least two are needed" % present
         if first:
             if button is None:
-                raise RuleError("the first hand needs the button seat (who won the draw)")
-            self._check_seat(button)
+                return "the first hand needs the button seat (who won the draw)"
+            why = self._seat_refusal(button)
+            if why:
+                return why
             if not active >> button & 1:
-                raise RuleError("seat %d has no active player: the first button goes to a player"
-                                " who drew for it" % button)
+                return ("seat %d has no active player: the first button goes to a player"
+                        " who drew for it" % button)
+        return None
+
+    def deal(self, button=None):
+        """Deal the next hand (the first one with the seat that won the draw for the button)."""
+        why = self.deal_refusal(button)
+        if why:
+            raise RuleError(why)
+        players = self._players
+        tournament = self.tournament
+        first = self._hands == 0
         self._save_for_undo()
         n = self.seats
         (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
@@ -319,6 +329,7 @@ class Table:
             # D5: fewer than two could be dealt in (heads-up, H2 may take the BB from a
             # waiting player who would have come in only on it): the last two or more
             # present players just play, owing nothing.
+            present = self._seats_with(_ACTIVE) | self._seats_with(_WAITING)
             for seat in range(1, n + 1):
                 if tournament:
                     players[seat] &= ~_NEW  # nobody held out (T2)
@@ -483,7 +494,12 @@ class Table:
 
     def _check_seat(self, seat):
         if type(seat) is not int or not 1 <= seat <= self.seats:
-            raise RuleError("seat %r does not exist: the seats are 1 to %d" % (seat, self.seats))
+            raise RuleError(self._seat_refusal(seat))
+
+    def _seat_refusal(self, seat):
+        if type(seat) is not int or not 1 <= seat <= self.seats:
+            return "seat %r does not exist: the seats are 1 to %d" % (seat, self.seats)
+        return None
 
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
