@@ -49,6 +49,13 @@ class Button:
     at the first poll (held at power-up, or stuck) never gives SHORT or LONG for
     that press: it can only latch as STUCK and later report RELEASED.
 
+    Two presses in a row both count when the button is let go at least 75 ms between
+    them and the second one ends at least 230 ms after the first one's release (polls
+    every 1-10 ms): a double press of ~100 ms presses and ~100 ms pauses counts twice.
+    Closer, they count as one, never none: a press beginning within ``debounce_ms`` of a
+    tap's release is taken for that release's bounce, and one beginning within
+    ``rearm_ms`` of a clean release gets no credit until then.
+
     LONG is given at the release, not when the hold reaches ``long_ms``: a long
     press busts a player out, and a button that sticks must never do that.  A
     hold that reaches ``stuck_ms`` gives STUCK instead and nothing at its release

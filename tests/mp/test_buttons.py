@@ -287,6 +287,29 @@ def test_a_quick_release_then_bounce_gives_no_second_press():
     assert ev == [(SHORT, 420)], ev  # held only until 610: not 50 ms past the lockout
 
 
+def test_two_presses_in_a_row_count_twice_75ms_apart_and_never_vanish():
+    """The limit buttons.py states: let go 75 ms or more between them, the second one
+    ending 230 ms or more after the first release, two presses count as two; closer, as
+    one (the pair never gives nothing). Polls every 1, 5 and 10 ms, at several phases."""
+    twice = once = 0
+    for step in (1, 5, 10):
+        for first in (60, 100, 149, 150, 200, 400, 1500):
+            for second in (60, 80, 100, 150, 250):
+                for gap in (20, 40, 55, 70, 75, 100, 130, 170):
+                    for phase in range(0, step, 4):
+                        segs = [(False, 200 + phase), (True, first), (False, gap),
+                                (True, second), (False, 400)]
+                        got = kinds(drive(Button(), segs, step=step))
+                        assert got and got[0] == (LONG if first >= 1000 else SHORT), got
+                        if gap >= 75 and gap + second >= 230:
+                            assert got[1:] == [SHORT], (step, first, gap, second, got)
+                            twice += 1
+                        elif len(got) == 1:
+                            once += 1
+    print("two presses in a row: %d counted twice, %d closer ones once" % (twice, once))
+    assert once > 100
+
+
 def test_at_rest_tells_when_a_poll_may_skip_the_button():
     b = Button()
     assert not b.at_rest  # never polled
