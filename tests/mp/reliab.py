@@ -102,7 +102,7 @@ class Device:
 
     def tick(self, ms):
         self.now = ticks_add(self.now, ms)
-        self.app.tick(self.now)
+        return self.app.tick(self.now)
 
     def run(self, ms, step=5):
         while ms > 0:
