@@ -39,10 +39,12 @@ EVENTS = ("sit", "away", "back", "choose", "leave", "deal", "level")
 OPTIONS = (None, "post", "wait")
 CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
 # A press in the loop (press()'s defer_save): its events written and the table saved after
-# the frame that shows it; HIDDEN: a press of the next-hand button, whose flash covers the
-# whole ring, so that a deal waits for that frame too (see tick()).
+# the frame that shows it. Its flash covers the pressed seat's LEDs, so a seat event's mark
+# waits for that frame too; HIDDEN: a press of the next-hand button, whose flash covers the
+# whole ring, so that a deal and the marks wait for that frame (see tick()).
 AFTER_FRAME = 1
 HIDDEN = 2
+SEAT_EVENTS = ("sit", "away", "back", "choose", "leave")  # each changes its seat's mark only
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
@@ -126,6 +128,8 @@ class App:
         self.report_due = False
         self.report_dealt = False
         self.deal_later = -1
+        self.marks_later = -1
+        self.undo_line = None
         if self.clock is not None:
             for line in self.clock.boot_lines():
                 write(line)
@@ -268,8 +272,7 @@ class App:
         event first; its events are written and the table saved after that frame
         (tick() does it). HIDDEN: a deal, once known to be accepted, happens after that
         frame too."""
-        if self.deal_later >= 0:
-            self.deal_now()   # an earlier press's deal goes first, then its events
+        self.catch_up()   # an earlier press's deal and marks go first, then its events
         if self.report_due:
             self.report()
         if cmd == "deal":
@@ -284,6 +287,14 @@ class App:
                 self.deal_later = seat or 0
                 return None
         return self.apply(cmd, seat, option, defer_save)
+
+    def catch_up(self):
+        """What a press left for after its frame: the deal, the ring's marks."""
+        if self.deal_later >= 0:
+            self.deal_now()
+        if self.marks_later >= 0:
+            self.marks_later = -1
+            self.update_marks()
 
     def deal_now(self):
         """The deal of a next-hand press, accepted and shown (event(): HIDDEN)."""
@@ -316,10 +327,18 @@ class App:
         except ValueError as exc:
             return "err rule %s" % exc
         if cmd == "undo":
-            self.write("* undo " + self.undone())
+            self.undo_line = "* undo " + self.undone()
+            if not defer_save:
+                self.report_undo()
         else:
             self.remember(cmd, seat, option)
-        self.changed(cmd == "deal", defer_save)
+        if defer_save == HIDDEN:
+            hidden = 0
+        elif defer_save == AFTER_FRAME and cmd in SEAT_EVENTS:
+            hidden = seat
+        else:
+            hidden = -1
+        self.changed(cmd == "deal", defer_save, hidden)
         if defer_save:
             self.save_due = True
         else:
@@ -431,13 +450,17 @@ class App:
             self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
         return "ok clock"
 
-    def changed(self, dealt, later=False):
-        """The table changed: the ring's marks now, the events now or (later: a press in the
+    def changed(self, dealt, later=False, hidden=-1):
+        """The table changed: the ring's marks now (or, hidden by the flash of seat `hidden`
+        (0: the whole ring), after the next frame), the events now or (later: a press in the
         loop) once the frame that shows the change is out."""
         self.render_due = True
         if dealt:
             self.ring.mode = ringmod.NORMAL
-        self.update_marks()
+        if hidden >= 0:
+            self.marks_later = hidden
+        else:
+            self.update_marks()
         self.report_dealt = self.report_dealt or dealt
         if later:
             self.report_due = True
@@ -448,11 +471,20 @@ class App:
     report_due = False
     report_dealt = False
 
+    undo_line = None   # `* undo ...` not written yet (a press in the loop)
+
+    def report_undo(self):
+        line = self.undo_line
+        if line is not None:
+            self.undo_line = None
+            self.write(line)
+
     def report(self):
-        """The events of what changed: `* seat N status` for each seat that changed, then
-        `* hand` after a deal."""
+        """The events of what changed: `* undo ...` after an undo, `* seat N status` for
+        each seat that changed, then `* hand` after a deal."""
         t = self.table
         self.report_due = False
+        self.report_undo()
         for s in range(1, t.seats + 1):
             status = t.status(s)
             if status != self.statuses[s]:
@@ -572,16 +604,18 @@ class App:
             for i in range(len(pins)):
                 if busy >> i & 1:
                     self.poll_button(i, now_ms)
-        if self.deal_later >= 0:
-            if self.ring.flash_covers_all:
-                # A next-hand press: its flash covers every LED, so the frame that shows it
-                # is the same before the deal as after; it goes out first. The table deals
+        if self.deal_later >= 0 or self.marks_later >= 0:
+            if self.ring.flash_hides(0 if self.deal_later >= 0 else self.marks_later):
+                # A press whose flash covers every LED its event changes (a seat's mark
+                # under its own flash; a deal, an undo under the next-hand button's, over
+                # the whole ring): the frame that shows it is the same before the change
+                # as after, so it goes out first. The table deals and the marks follow
                 # before anything else happens (the clock, the host's next byte).
                 self.frame_if_due(now_ms)
-                self.deal_now()
+                self.catch_up()
                 self.render_due = False
             else:
-                self.deal_now()   # another button's flash took over: the deal shows at once
+                self.catch_up()   # another flash took over: the change shows at once
         c = self.clock
         if c is not None:
             lines = c.tick(now_ms)

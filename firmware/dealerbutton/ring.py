@@ -273,11 +273,10 @@ class Ring:
     def flashing(self):
         return self._flash_seat >= 0
 
-    @property
-    def flash_covers_all(self):
-        """An accepted press of the next-hand button is flashing: its flash is drawn over
-        every LED, so no mark shows until it ends."""
-        return self._flash_seat == 0 and self._flash_ok
+    def flash_hides(self, seat):
+        """An accepted press of seat is flashing (0: the next-hand button's, over the whole
+        ring): its flash is drawn over every LED of the seat, so its mark does not show."""
+        return self._flash_seat == seat and self._flash_ok
 
     # -- the frame ------------------------------------------------------------------
     def render(self, now_ms):

@@ -1,7 +1,9 @@
-"""A press of the next-hand button in the loop: its whole-ring flash goes out before the
-table deals (in the same loop turn), and that frame is byte for byte the frame of dealing
-first; the deal, its events and the save follow in the order of the table's events. And
-Table.deal_refusal says exactly what deal() would refuse (CPython and MicroPython)."""
+"""A press in the loop shows its flash before the change it hides: a next-hand press's
+whole-ring flash goes out before the table deals (or undoes), a seat press's flash before
+the seat's new mark is drawn, all in the same loop turn; that frame is byte for byte the
+frame of changing first. The deal, the marks, the events and the save follow in the order
+of the table's events. And Table.deal_refusal says exactly what deal() would refuse
+(CPython and MicroPython)."""
 import mptest
 from dealerbutton import ring as R
 from dealerbutton.rules import RuleError, Table
@@ -21,7 +23,8 @@ class Frames:
         self.shown = []
 
     def show(self, buf):
-        self.shown.append((bytes(buf), self.rig.app.table.hands))
+        app = self.rig.app
+        self.shown.append((bytes(buf), app.table.hands, bytes(app.ring.marks)))
         self.rig.out.append("<frame>")
         self.strip.show(buf)
 
@@ -50,46 +53,63 @@ def twins(cfg, commands, ms=300, presses=()):
     return rigs
 
 
-def press_both_ways(cfg, commands, ms=300, presses=()):
-    """Rig a: the next-hand button pressed and let go in the loop (1 ms turns). Rig b, at
+def press_both_ways(cfg, commands, ms=300, presses=(), button=0, hold=200):
+    """Rig a: `button` pressed for `hold` ms and let go in the loop (1 ms turns). Rig b, at
     the turn a decides the press, does the same press at once (as the `press` command
     does) and renders. Returns (a, b, the frames and the lines of a's turn that decided
     the press)."""
     a, b = twins(cfg, commands, ms, presses)
-    a.level(0, 0, 200, step=5)
-    b.run(200, step=5)
+    pressed = []
+    act = a.app.press
+
+    def press(seat, long, defer_save=False):
+        pressed.append((seat, long))
+        return act(seat, long, defer_save)
+    a.app.press = press
+    a.level(button, 0, hold, step=5)
+    b.run(hold, step=5)
     frames = Frames(a)
     a.app.strip = frames
-    a.pins[0].level = 1
-    hands = a.table.hands
-    mode = a.ring.mode
+    a.pins[button].level = 1
     for _ in range(60):
         frames.shown = []
         a.take()
         a.tick(1)
         b.tick(1)
-        if a.table.hands != hands or a.ring.mode != mode:
+        if pressed:
             break
-    b.app.press(0, False)
+    assert pressed == [(button, hold >= 1000)], pressed
+    b.take()
+    b.app.press(button, hold >= 1000)
     b.app.frame(b.now)
+    assert a.table.to_dict() == b.table.to_dict()
+    assert bytes(a.ring.marks) == bytes(b.ring.marks)
+    assert bytes(a.strip.frame) == bytes(b.strip.frame)
     return a, b, frames.shown, a.take()
 
 
-def check_same_frame(cfg, commands, ms=300, presses=()):
-    a, b, shown, lines = press_both_ways(cfg, commands, ms, presses)
-    assert shown, "no frame in the turn of the press"
-    frame, hands_then = shown[0]
+def check_same_frame(cfg, commands, ms=300, presses=(), button=0, hold=200):
+    """The frame of a's press turn is b's; returns (a, that frame, the marks then)."""
+    a, b, shown, lines = press_both_ways(cfg, commands, ms, presses, button, hold)
+    assert len(shown) == 1, "not one frame in the turn of the press"
+    frame, hands_then, marks_then = shown[0]
+    assert frame == bytes(b.strip.frame), (cfg, button, hold)
+    events = [x for x in lines if x.startswith("* ")]
+    assert events == b.take(), (events, lines)
+    assert "<frame>" in lines and not [x for x in lines[:lines.index("<frame>")]
+                                       if x.startswith("* ")], lines
+    return a, frame, hands_then, marks_then
+
+
+def check_deal_shown_first(cfg, commands, ms=300, presses=()):
+    a, frame, hands_then, marks_then = check_same_frame(cfg, commands, ms, presses)
     assert hands_then == a.table.hands - 1, (hands_then, a.table.hands)  # before the deal
-    assert frame == bytes(b.strip.frame), cfg
-    assert a.table.to_dict() == b.table.to_dict()
-    assert bytes(a.ring.marks) == bytes(b.ring.marks)
-    hand = [x for x in lines if x.startswith("* hand ")]
-    assert len(hand) == 1 and lines.index(hand[0]) > lines.index("<frame>"), lines
+    assert marks_then != bytes(a.ring.marks)
     return a, frame
 
 
 def test_the_frame_of_a_next_hand_press_is_the_frame_of_dealing_first():
-    a, frame = check_same_frame({"seats": 9, "leds": 24},
+    a, frame = check_deal_shown_first({"seats": 9, "leds": 24},
                                 ["sit 1", "sit 2", "sit 4", "sit 5", "deal 1", "away 4"])
     assert a.table.hands == 2
     # the whole ring in the accepted flash's colour
@@ -99,13 +119,13 @@ def test_the_frame_of_a_next_hand_press_is_the_frame_of_dealing_first():
 def test_the_same_frame_on_a_big_ring_cut_to_its_current_budget():
     cfg = {"seats": 12, "leds": 60, "brightness": 255, "budget_ma": 300}
     cmds = ["sit %d" % s for s in range(1, 13)] + ["deal 3", "away 5", "deal", "back 5"]
-    check_same_frame(cfg, cmds)
+    check_deal_shown_first(cfg, cmds)
 
 
 def test_the_same_frame_for_the_draw_for_the_button():
     # before the first hand a press starts the draw for the button; the next one draws
     # it and deals the first hand
-    a, _ = check_same_frame({"seats": 9, "leds": 24}, ["sit 2", "sit 3", "sit 7"],
+    a, _ = check_deal_shown_first({"seats": 9, "leds": 24}, ["sit 2", "sit 3", "sit 7"],
                             presses=(0,))
     assert a.table.hands == 1 and a.ring.mode == R.NORMAL
 
@@ -113,8 +133,31 @@ def test_the_same_frame_for_the_draw_for_the_button():
 def test_the_same_frame_at_a_tournament_table_in_the_last_minute():
     cfg = {"seats": 6, "leds": 24, "tournament": TOURNAMENT}
     cmds = ["sit 1", "sit 2", "sit 3", "deal 1", "clock set 0:30", "clock resume"]
-    a, frame = check_same_frame(cfg, cmds, ms=1000)
+    a, frame = check_deal_shown_first(cfg, cmds, ms=1000)
     assert a.ring.clock == R.CLOCK_COMING
+
+
+def test_a_seat_press_shows_its_flash_before_the_new_mark():
+    cfg = {"seats": 9, "leds": 24}
+    table = ["sit 1", "sit 2", "sit 4", "sit 5", "deal 1", "away 5", "sit 7"]
+    # a seat press: sit, away, leave (a long press), back, post instead of waiting
+    for button, hold, status in ((3, 200, "waiting"), (2, 200, "away"), (1, 1200, "empty"),
+                                 (5, 200, "active"), (7, 200, "waiting")):
+        a, frame, hands_then, marks_then = check_same_frame(cfg, table, button=button,
+                                                            hold=hold)
+        assert a.table.status(button) == status, (button, a.table.status(button))
+        # drawn under the flash: the seat's old mark when the frame went out
+        assert marks_then != bytes(a.ring.marks), button
+        assert [marks_then[s] for s in range(10) if s != button] == [
+            a.ring.marks[s] for s in range(10) if s != button]
+
+
+def test_an_undo_shows_its_flash_before_the_marks():
+    cfg = {"seats": 9, "leds": 24}
+    a, frame, hands_then, marks_then = check_same_frame(
+        cfg, ["sit 1", "sit 2", "sit 4", "deal 1", "deal"], button=0, hold=1200)
+    assert a.table.hands == 1 and hands_then == 1
+    assert marks_then != bytes(a.ring.marks)
 
 
 def test_a_refused_next_hand_press_changes_nothing():
