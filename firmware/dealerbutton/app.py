@@ -26,6 +26,12 @@ plays its level (set_level, from the next deal), and it is saved with the table 
 clock event and at least every 30 s while it runs; after a power cut it is back paused.
 """
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 from dealerbutton import VERSION, forget, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
@@ -45,6 +51,13 @@ CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the
 AFTER_FRAME = 1
 HIDDEN = 2
 SEAT_EVENTS = ("sit", "away", "back", "choose", "leave")  # each changes its seat's mark only
+# App.later: what the loop still owes the table's last events, as bits (one attribute: each
+# one more in the App's instance table slows every loop turn on MicroPython).
+_DEALT = const(1)   # write `* hand` (with the other events, after the frame)
+_UNDONE = const(2)  # write `* undo ...` first
+_MARKS = const(4)   # the ring's marks, after the frame of the flash of seat (later >> 8 & 15)
+_DEAL = const(8)    # the deal, after that frame (the button seat: later >> 12, 0 for none)
+_AFTER = const(12)  # _MARKS | _DEAL
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
@@ -126,10 +139,7 @@ class App:
         self.rest_turn = 0
         self.next_frame = 0
         self.report_due = False
-        self.report_dealt = False
-        self.deal_later = -1
-        self.marks_later = -1
-        self.undo_line = None
+        self.later = 0
         if self.clock is not None:
             for line in self.clock.boot_lines():
                 write(line)
@@ -284,23 +294,21 @@ class App:
                 why = self.table.deal_refusal(seat)
                 if why:
                     return "err rule " + why
-                self.deal_later = seat or 0
+                self.later |= _DEAL | (seat or 0) << 12
                 return None
         return self.apply(cmd, seat, option, defer_save)
 
     def catch_up(self):
-        """What a press left for after its frame: the deal, the ring's marks."""
-        if self.deal_later >= 0:
-            self.deal_now()
-        if self.marks_later >= 0:
-            self.marks_later = -1
+        """What a press left for after its frame: the deal (event(): HIDDEN, accepted and
+        shown), the ring's marks."""
+        later = self.later
+        if not later & _AFTER:
+            return
+        self.later = later & ~(_AFTER | 0xFF00)
+        if later & _DEAL:
+            self.apply("deal", later >> 12 or None, None, AFTER_FRAME)
+        if later & _MARKS:
             self.update_marks()
-
-    def deal_now(self):
-        """The deal of a next-hand press, accepted and shown (event(): HIDDEN)."""
-        seat = self.deal_later
-        self.deal_later = -1
-        self.apply("deal", seat or None, None, AFTER_FRAME)
 
     def apply(self, cmd, seat, option, defer_save):
         """The table event, refused or done (the rest of event())."""
@@ -327,9 +335,10 @@ class App:
         except ValueError as exc:
             return "err rule %s" % exc
         if cmd == "undo":
-            self.undo_line = "* undo " + self.undone()
-            if not defer_save:
-                self.report_undo()
+            if defer_save:
+                self.later |= _UNDONE   # (written with the other events)
+            else:
+                self.write("* undo " + self.undone())
         else:
             self.remember(cmd, seat, option)
         if defer_save == HIDDEN:
@@ -458,10 +467,11 @@ class App:
         if dealt:
             self.ring.mode = ringmod.NORMAL
         if hidden >= 0:
-            self.marks_later = hidden
+            self.later = self.later & ~0xF00 | _MARKS | hidden << 8
         else:
             self.update_marks()
-        self.report_dealt = self.report_dealt or dealt
+        if dealt:
+            self.later |= _DEALT
         if later:
             self.report_due = True
         else:
@@ -469,29 +479,23 @@ class App:
 
     # Events not written yet: the loop shows a press on the ring before it writes them.
     report_due = False
-    report_dealt = False
-
-    undo_line = None   # `* undo ...` not written yet (a press in the loop)
-
-    def report_undo(self):
-        line = self.undo_line
-        if line is not None:
-            self.undo_line = None
-            self.write(line)
+    later = 0
 
     def report(self):
         """The events of what changed: `* undo ...` after an undo, `* seat N status` for
         each seat that changed, then `* hand` after a deal."""
         t = self.table
         self.report_due = False
-        self.report_undo()
+        if self.later & _UNDONE:
+            self.later &= ~_UNDONE
+            self.write("* undo " + self.undone())
         for s in range(1, t.seats + 1):
             status = t.status(s)
             if status != self.statuses[s]:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
-        if self.report_dealt:
-            self.report_dealt = False
+        if self.later & _DEALT:
+            self.later &= ~_DEALT
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def update_marks(self):
@@ -604,18 +608,8 @@ class App:
             for i in range(len(pins)):
                 if busy >> i & 1:
                     self.poll_button(i, now_ms)
-        if self.deal_later >= 0 or self.marks_later >= 0:
-            if self.ring.flash_hides(0 if self.deal_later >= 0 else self.marks_later):
-                # A press whose flash covers every LED its event changes (a seat's mark
-                # under its own flash; a deal, an undo under the next-hand button's, over
-                # the whole ring): the frame that shows it is the same before the change
-                # as after, so it goes out first. The table deals and the marks follow
-                # before anything else happens (the clock, the host's next byte).
-                self.frame_if_due(now_ms)
-                self.catch_up()
-                self.render_due = False
-            else:
-                self.catch_up()   # another flash took over: the change shows at once
+        if self.later & _AFTER:
+            self.show_press(now_ms)
         c = self.clock
         if c is not None:
             lines = c.tick(now_ms)
@@ -624,7 +618,9 @@ class App:
             elif c.should_save(now_ms):
                 self.save_due = True
             self.ring_clock(c, now_ms)
-        self.frame_if_due(now_ms)
+        late = ticks_diff(now_ms, self.next_frame)
+        if self.render_due or late >= 0 or late < -self.frame_ms:
+            self.frame_if_due(now_ms)
         if self.report_due:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
@@ -660,6 +656,22 @@ class App:
             self.quick &= ~(1 << i)
         else:
             self.quick |= 1 << i
+
+    def show_press(self, now_ms):
+        """The frame of a press that left its deal or the marks for later (event(),
+        changed()), then those."""
+        later = self.later
+        if self.ring.flash_hides(0 if later & _DEAL else later >> 8 & 15):
+            # Its flash covers every LED the event changes (a seat's mark under its own
+            # flash; a deal, an undo under the next-hand button's, over the whole ring):
+            # the frame is the same before the change as after, so it goes out first. The
+            # table deals and the marks follow before anything else happens (the clock,
+            # the host's next byte).
+            self.frame_if_due(now_ms)
+            self.catch_up()
+            self.render_due = False
+        else:
+            self.catch_up()   # another flash took over: the change shows at once
 
     def frame_if_due(self, now_ms):
         """A frame when one is due: something changed, or the next one of the grid."""

@@ -166,7 +166,7 @@ def test_a_refused_next_hand_press_changes_nothing():
     lines = a.press(0)
     assert lines == [], lines
     assert a.table.to_dict() == before
-    assert a.app.deal_later == -1
+    assert a.app.later == 0
 
 
 def test_a_next_hand_and_a_seat_press_in_the_same_turn_keep_their_order():
