@@ -8,6 +8,7 @@ import mptest
 from dealerbutton import ring as R
 from dealerbutton.rules import RuleError, Table
 from devrig import Rig
+from reliab import Rand
 
 MIN = 60000
 TOURNAMENT = {"levels": [{"sb": 25, "bb": 50, "minutes": 20},
@@ -27,15 +28,6 @@ class Frames:
         self.shown.append((bytes(buf), app.table.hands, bytes(app.ring.marks)))
         self.rig.out.append("<frame>")
         self.strip.show(buf)
-
-
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
 
 
 def twins(cfg, commands, ms=300, presses=()):
@@ -188,7 +180,7 @@ def test_a_next_hand_and_a_seat_press_in_the_same_turn_keep_their_order():
 
 
 def test_deal_refusal_says_what_deal_refuses():
-    rng = Lcg(99)
+    rng = Rand(99)
     checked = 0
     refused = 0
     for seats, rules, tournament in ((4, "dead", False), (9, "moving", False),
