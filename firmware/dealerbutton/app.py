@@ -459,7 +459,7 @@ class App:
             self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
         return "ok clock"
 
-    def changed(self, dealt, later=False, hidden=-1):
+    def changed(self, dealt, later=0, hidden=-1):
         """The table changed: the ring's marks now (or, hidden by the flash of seat `hidden`
         (0: the whole ring), after the next frame), the events now or (later: a press in the
         loop) once the frame that shows the change is out."""
