@@ -875,7 +875,8 @@ def bench_heap(out):
         out["heap_in_use"] = None
 
 
-# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block.
+# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block;
+# heap32.mjs builds the same tables on the 32-bit WebAssembly port.
 TOURNAMENT = {"ante_kind": "bb", "levels": [
     {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
     {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 15}]}
@@ -883,14 +884,15 @@ NETWORK = {"ssid": "club", "wifi_password": "secret", "broker": "192.168.1.10",
            "room": "club", "table": "t1"}
 
 
-class _NoClient:
+class NoClient:
     """umqtt.simple's client, never made: the modelled Wi-Fi stays down."""
 
     def __init__(self, client_id):
         raise OSError("no broker in the bench")
 
 
-def _down():
+def wifi_down():
+    """The Wi-Fi link's state for the Net: never up."""
     return False
 
 
@@ -908,7 +910,7 @@ def heap_variant(base, extra):
     net = None
     if "network" in extra:
         from dealerbutton import net as netmod
-        net = netmod.Net(app, NETWORK, _NoClient, app.now, _down)
+        net = netmod.Net(app, NETWORK, NoClient, app.now, wifi_down)
     play(app, Rng(7), 20)
     gc.collect()
     used = mem_alloc() - base

@@ -123,7 +123,7 @@ async function variant(blocks) {
   }
   if (blocks.includes("network")) {
     s.run("from dealerbutton import net as _netmod\n" +
-          "net = _netmod.Net(app, bd.NETWORK, bd._NoClient, app.now, bd._down)");
+          "net = _netmod.Net(app, bd.NETWORK, bd.NoClient, app.now, bd.wifi_down)");
   }
   s.run("bd.play(app, bd.Rng(7), 20)");
   return s.measure();
