@@ -13,8 +13,10 @@
 // them: gc.collect() frees nothing while Python code called from JavaScript is still running
 // (the C stack is scanned conservatively), so each figure is taken in a new runPython call
 // after a turn of the event loop; and the heap grows by itself, so only mem_alloc() deltas
-// mean anything (never mem_free()). Each configuration runs in a fresh interpreter, as a
-// board runs one config.json. Progress on stderr; one JSON object on stdout's last line.
+// mean anything (never mem_free()). Each configuration runs in a fresh interpreter, in a
+// process of its own, as a board runs one config.json. Progress on stderr; one JSON object
+// on stdout's last line.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -129,24 +131,55 @@ async function variant(blocks) {
   return s.measure();
 }
 
-process.stderr.write("heap32: " + mpyFiles.length + " .mpy files from " + mpyDir + "\n");
-const s = await fresh();
-const out = { import_b: await imported(s) };
-s.run("from dealerbutton.app import App\napp = bd.make_app(App)");
-out.app_b = await s.measure();
-s.run("bd.play(app, bd.Rng(2024), 200)");
-out.played_b = await s.measure();
-out.modules = JSON.parse(s.value("sorted(k for k in sys.modules if k.startswith('dealerbutton'))")
-  .replace(/'/g, '"'));
-out.loaded_from = s.value("sys.modules['dealerbutton.rules'].__file__").replace(/'/g, "");
-out.runtime = s.value("sys.implementation.name").replace(/'/g, "");
-out.version = s.value("'%d.%d.%d' % sys.implementation.version[:3]").replace(/'/g, "");
-out.platform = s.value("sys.platform").replace(/'/g, "");
-out.word_bits = s.value("sys.maxsize") === String(2 ** 31 - 1) ? 32 : 64;
-out.node = process.version;
-out.mpy_files = mpyFiles;
-out.tournament_b = await variant(["tournament"]);
-out.wifi_b = await variant(["network"]);
-out.wifi_tournament_b = await variant(["network", "tournament"]);
-out.per_module_b = await perModule();
-process.stdout.write(JSON.stringify(out) + "\n");
+// The plain table: the firmware imported, the App built, 200 hands played.
+async function table() {
+  const s = await fresh();
+  const out = { import_b: await imported(s) };
+  s.run("from dealerbutton.app import App\napp = bd.make_app(App)");
+  out.app_b = await s.measure();
+  s.run("bd.play(app, bd.Rng(2024), 200)");
+  out.played_b = await s.measure();
+  const text = (code) => s.value(code).replace(/'/g, "");
+  out.modules = JSON.parse(s.value("sorted(k for k in sys.modules if k.startswith('dealerbutton'))")
+    .replace(/'/g, '"'));
+  out.loaded_from = text("sys.modules['dealerbutton.rules'].__file__");
+  out.runtime = text("sys.implementation.name");
+  out.version = text("'%d.%d.%d' % sys.implementation.version[:3]");
+  out.platform = text("sys.platform");
+  out.word_bits = s.value("sys.maxsize") === String(2 ** 31 - 1) ? 32 : 64;
+  return out;
+}
+
+// One interpreter per process: the runtime frees Python objects its JavaScript proxies held
+// through one global finalizer bound to the last interpreter loaded, at moments the JS
+// collector picks, so a second interpreter in this process could see its heap change under it.
+const PARTS = {
+  table,
+  tournament: () => variant(["tournament"]),
+  network: () => variant(["network"]),
+  network_tournament: () => variant(["network", "tournament"]),
+  per_module: perModule,
+};
+const part = process.env.HEAP32_PART;
+if (part) {
+  process.stdout.write(JSON.stringify(await PARTS[part]()) + "\n");
+} else {
+  process.stderr.write("heap32: " + mpyFiles.length + " .mpy files from " + mpyDir + "\n");
+  const results = {};
+  for (const name of Object.keys(PARTS)) {
+    const child = spawnSync(process.execPath, process.argv.slice(1), {
+      env: Object.assign({}, process.env, { HEAP32_PART: name }), encoding: "utf8" });
+    process.stderr.write(child.stderr || "");
+    if (child.status !== 0) process.exit(child.status === null ? 1 : child.status);
+    results[name] = JSON.parse(child.stdout.trim().split("\n").pop());
+  }
+  const out = Object.assign(results.table, {
+    node: process.version,
+    mpy_files: mpyFiles,
+    tournament_b: results.tournament,
+    wifi_b: results.network,
+    wifi_tournament_b: results.network_tournament,
+    per_module_b: results.per_module,
+  });
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
