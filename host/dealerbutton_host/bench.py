@@ -52,11 +52,13 @@ HEAP_BUDGET = 64 * KB  # heap in use while the app runs on the Pico (>= 180 KB s
 # The board's heap is measured on MicroPython's WebAssembly port (heap32.mjs): a 32-bit
 # MicroPython with the rp2 port's object layout, loading the bytecode .mpy files deploy sends.
 # Checked against the one board measurement: MicroPython 1.28's rp2 port (RPI_PICO, an
-# emulated RP2040) at the firmware of commit 605a236, and heap32.mjs on the same firmware.
+# emulated RP2040) at the firmware of commit 605a236, and heap32.mjs on the same firmware
+# (its .mpy files as deploy makes them, driven by that commit's bench_device.py: the commands
+# are in the README).
 BOARD_MEASURED = {"commit": "605a236",
                   "board": "MicroPython 1.28 rp2 port (RPI_PICO, emulated RP2040)",
                   "board_import_kb": 26.6, "board_app_kb": [32.7, 33.5], "board_peak_kb": 38.8,
-                  "wasm_import_b": 27616, "wasm_app_b": 34016, "wasm_played_b": 34160}
+                  "wasm_import_b": 27552, "wasm_app_b": 33808, "wasm_played_b": 33904}
 HEAP32_TIMEOUT = 120
 
 # Timings: key, label, where in the device's output, the ratio used, the rp2 target (ms) on
@@ -525,8 +527,8 @@ def heap32_notes(heap32: Dict[str, Any]) -> str:
     native = heap32["native"]
     b = BOARD_MEASURED
     return (
-        "board heap (32-bit): gc.mem_alloc() on %s, a 32-bit MicroPython (the rp2 port's "
-        "object sizes) loading the %d bytecode .mpy files deploy sends; + %s (the .mpy size "
+        "board heap (32-bit): gc.mem_alloc() on %s (objects of the rp2 port's sizes), "
+        "loading the %d bytecode .mpy files deploy sends; + %s (the .mpy size "
         "of the native code that port cannot load, which the board keeps in its heap); a "
         "Pico W's umqtt.simple and Wi-Fi driver not counted; budget %d KB. Checked against "
         "the board at commit %s: firmware imported %.1f KB here, %.1f KB on %s; App built "
