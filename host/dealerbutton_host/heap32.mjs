@@ -31,7 +31,8 @@ if (args.length < 2 || args.length > 3) {
   refuse("usage: node heap32.mjs MPY_DIR RUNTIME_DIR [BENCH_DEVICE_PY]");
 }
 const [mpyDir, runtimeDir] = args.map((a) => resolve(a));
-const devicePy = resolve(args[2] || join(dirname(fileURLToPath(import.meta.url)), "bench_device.py"));
+const here = dirname(fileURLToPath(import.meta.url));
+const devicePy = resolve(args[2] || join(here, "bench_device.py"));
 if (!existsSync(mpyDir) || !statSync(mpyDir).isDirectory()) refuse(mpyDir + " is not a folder");
 if (!existsSync(join(mpyDir, "dealerbutton", "app.mpy"))) {
   refuse(mpyDir + " has no dealerbutton/app.mpy (the .mpy files deploy sends)");
