@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from dealerbutton.clock import Clock, validate
+from dealerbutton.clock import Clock
+from dealerbutton.config import check_tournament
 from dealerbutton_host import clockview
 from dealerbutton_host.client import DeviceError, Reply
 from dealerbutton_host.device import PtyDevice
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def firmware_clock():
-    return Clock(validate(SCHEDULE)[0], 0)
+    return Clock(check_tournament(SCHEDULE)[0], 0)
 
 
 def model_of(c, now_ms=0, at=100.0):
@@ -243,13 +244,14 @@ def test_layout_says_what_is_wrong_on_the_last_line():
 FAKE_DEVICE = textwrap.dedent("""
     import os, select, sys, time
     sys.path.insert(0, %(firmware)r)
-    from dealerbutton.clock import Clock, validate
+    from dealerbutton.clock import Clock
+    from dealerbutton.config import check_tournament
     from dealerbutton.ticks import TICKS_MAX
     SCHEDULE = %(schedule)r
     mode = sys.argv[1]
     def now():
         return int(time.monotonic() * 1000) & TICKS_MAX
-    clock = Clock(validate(SCHEDULE)[0], now())
+    clock = Clock(check_tournament(SCHEDULE)[0], now())
     def say(line):
         os.write(1, line.encode() + b"\\r\\n")
     def handle(line, from_host=True):

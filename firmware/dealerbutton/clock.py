@@ -31,10 +31,6 @@ from dealerbutton.ticks import ticks_add, ticks_diff
 SAVE_EVERY_MS = const(30000)  # a running clock is saved at least this often
 MINUTE_MS = const(60000)
 MAX_MINUTES = const(600)      # a level, a break, or the time set: at most 10 hours
-MAX_CHIPS = const(1000000)
-MAX_ENTRIES = const(100)
-ANTE_KINDS = ("each", "bb")
-LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
 NOTHING = ()  # what tick() returns when nothing starts: shared, allocates nothing
 
 
@@ -240,72 +236,3 @@ class Clock:
             what = "break" if self.on_break else "level %d" % self.level
             return ["* clock paused (restored: %s, %s left)" % (what, mss(self.left))]
         return [self.entry_line(), "* clock paused"]
-
-
-# -- config.json's "tournament" block ----------------------------------------------------------
-
-def _unknown(errors, where, names, known):
-    for k in names:
-        if k not in known:
-            errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
-
-
-def validate(block):
-    """Check config.json's "tournament" block (config.validate's part for it, in its
-    wording). Returns (tournament, errors): errors lists every problem as
-    "tournament.levels[2].bb: ..."; tournament is the block with its defaults filled in
-    (ante_kind "each", ante 0), or None when errors is not empty."""
-    from dealerbutton.config import _names, _one_of, _show
-    errors = []
-    if not isinstance(block, dict):
-        errors.append('tournament: must be an object {"ante_kind": .., "levels": [..]}, not '
-                      + _show(block))
-        return None, errors
-    _unknown(errors, "tournament", _names(errors, "tournament", block), ("ante_kind", "levels"))
-    kind = block.get("ante_kind", "each")
-    _one_of(errors, "tournament.ante_kind", kind, ANTE_KINDS)
-    schedule = block.get("levels")
-    levels = []
-    if not isinstance(schedule, list) or not 0 < len(schedule) <= MAX_ENTRIES:
-        errors.append("tournament.levels: must be a list of 1 to %d levels and breaks, not %s"
-                      % (MAX_ENTRIES, "%d of them" % len(schedule)
-                         if isinstance(schedule, list) else _show(schedule)))
-    else:
-        for i in range(len(schedule)):
-            levels.append(_check_entry(errors, "tournament.levels[%d]" % i, schedule[i]))
-        for i, end in ((0, "starts"), (len(levels) - 1, "ends")):
-            if levels[i] is not None and "break" in levels[i]:
-                errors.append("tournament.levels[%d]: the schedule %s with a level, not a "
-                              "break" % (i, end))
-    if errors:
-        return None, errors
-    return {"ante_kind": kind, "levels": levels}, errors
-
-
-def _check_entry(errors, where, e):
-    from dealerbutton.config import _int_in, _names, _show
-    if not isinstance(e, dict):
-        errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
-                      '{"break"}, not %s' % (where, _show(e)))
-        return None
-    n = len(errors)
-    if "break" in e:
-        known = ("break",)
-        checks = (("break", 1, MAX_MINUTES),)
-        out = {}
-    else:
-        known = LEVEL_FIELDS
-        checks = (("sb", 1, MAX_CHIPS), ("bb", 1, MAX_CHIPS), ("ante", 0, MAX_CHIPS),
-                  ("minutes", 1, MAX_MINUTES))
-        out = {"ante": 0}
-    _unknown(errors, where, _names(errors, where, e), known)
-    for k, lo, hi in checks:
-        if k in e:
-            if _int_in(errors, where + "." + k, e[k], lo, hi):
-                out[k] = e[k]
-        elif k != "ante":
-            errors.append("%s.%s: missing" % (where, k))
-    if out.get("sb", 0) > out.get("bb", MAX_CHIPS):
-        errors.append("%s: the small blind %d is bigger than the big blind %d"
-                      % (where, out["sb"], out["bb"]))
-    return out if len(errors) == n else None

@@ -7,9 +7,14 @@ form.
     config.parse(data, name) -> (object, errors): strict JSON from bytes or text
     config.message(errors, name="config.json")  config.to_json(cfg)
 
-The optional "tournament" block (a schedule of levels and breaks, checked by clock.validate)
-makes the table a tournament table; without it (no "tournament" key in the config) it is a
-cash game.
+The optional "tournament" block (a schedule of levels and breaks, checked by
+check_tournament, run by clock.py) makes the table a tournament table; without it (no
+"tournament" key in the config) it is a cash game. The optional "network" block (a Pico W on
+an MQTT broker, checked by check_network, used by net.py) puts the table on the broker.
+
+Every check of config.json lives here, so that the running table carries none of them: this
+module is loaded at power-up and for the `config` command only, and forgotten after
+(board.load_config).
 """
 
 import json
@@ -154,29 +159,147 @@ def validate(d):
     elif "seats" in d:
         _check_seat_pins(errors, cfg["pins"], cfg["seats"])
     if "tournament" in d:
-        from dealerbutton import clock  # (a cash game never loads it)
-        tournament, problems = clock.validate(d["tournament"])
+        tournament, problems = check_tournament(d["tournament"])
         errors.extend(problems)
         if tournament is not None:
             cfg["tournament"] = tournament
     return cfg, errors
 
 
+# -- the "tournament" block ---------------------------------------------------------------------
+
+TOURNAMENT_CHIPS = 1000000  # the biggest blind or ante a schedule may name
+TOURNAMENT_ENTRIES = 100    # levels and breaks in a schedule
+ANTE_KINDS = ("each", "bb")
+LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
+
+
+def _unknown_fields(errors, where, names, known):
+    for k in names:
+        if k not in known:
+            errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
+
+
+def check_tournament(block):
+    """Check config.json's "tournament" block (a schedule of levels and breaks, run by
+    clock.py). Returns (tournament, errors): errors lists every problem as
+    "tournament.levels[2].bb: ..."; tournament is the block with its defaults filled in
+    (ante_kind "each", ante 0), or None when errors is not empty."""
+    errors = []
+    if not isinstance(block, dict):
+        errors.append('tournament: must be an object {"ante_kind": .., "levels": [..]}, not '
+                      + _show(block))
+        return None, errors
+    _unknown_fields(errors, "tournament", _names(errors, "tournament", block),
+                    ("ante_kind", "levels"))
+    kind = block.get("ante_kind", "each")
+    _one_of(errors, "tournament.ante_kind", kind, ANTE_KINDS)
+    schedule = block.get("levels")
+    levels = []
+    if not isinstance(schedule, list) or not 0 < len(schedule) <= TOURNAMENT_ENTRIES:
+        errors.append("tournament.levels: must be a list of 1 to %d levels and breaks, not %s"
+                      % (TOURNAMENT_ENTRIES, "%d of them" % len(schedule)
+                         if isinstance(schedule, list) else _show(schedule)))
+    else:
+        for i in range(len(schedule)):
+            levels.append(_check_entry(errors, "tournament.levels[%d]" % i, schedule[i]))
+        for i, end in ((0, "starts"), (len(levels) - 1, "ends")):
+            if levels[i] is not None and "break" in levels[i]:
+                errors.append("tournament.levels[%d]: the schedule %s with a level, not a "
+                              "break" % (i, end))
+    if errors:
+        return None, errors
+    return {"ante_kind": kind, "levels": levels}, errors
+
+
+def _check_entry(errors, where, e):
+    from dealerbutton.clock import MAX_MINUTES  # the clock's own limit (`clock set`)
+    if not isinstance(e, dict):
+        errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
+                      '{"break"}, not %s' % (where, _show(e)))
+        return None
+    n = len(errors)
+    if "break" in e:
+        known = ("break",)
+        checks = (("break", 1, MAX_MINUTES),)
+        out = {}
+    else:
+        known = LEVEL_FIELDS
+        checks = (("sb", 1, TOURNAMENT_CHIPS), ("bb", 1, TOURNAMENT_CHIPS), ("ante", 0, TOURNAMENT_CHIPS),
+                  ("minutes", 1, MAX_MINUTES))
+        out = {"ante": 0}
+    _unknown_fields(errors, where, _names(errors, where, e), known)
+    for k, lo, hi in checks:
+        if k in e:
+            if _int_in(errors, where + "." + k, e[k], lo, hi):
+                out[k] = e[k]
+        elif k != "ante":
+            errors.append("%s.%s: missing" % (where, k))
+    if out.get("sb", 0) > out.get("bb", TOURNAMENT_CHIPS):
+        errors.append("%s: the small blind %d is bigger than the big blind %d"
+                      % (where, out["sb"], out["bb"]))
+    return out if len(errors) == n else None
+
+
 def _check_network(errors, v, cfg):
-    """config.json's optional "network" block (a Pico W on an MQTT broker), checked by
-    net.py, which is on the board only when deploy saw the block. Never printed by the
-    `config` command (it holds passwords)."""
+    """config.json's optional "network" block (a Pico W on an MQTT broker), run by net.py,
+    which is on the board only when deploy saw the block. Never printed by the `config`
+    command (it holds passwords)."""
     try:
-        from dealerbutton import net
+        from dealerbutton import net  # noqa: F401  (only whether the board has it)
     except ImportError:
         errors.append("network: this board's firmware has no net module: deploy again "
                       "with this config.json")
         return
-    problems = net.check_settings(v)
+    problems = check_network(v)
     errors.extend(problems)
     if not problems:
         cfg["network"] = v
 
+
+NETWORK_FIELDS = ("ssid", "wifi_password", "broker", "port", "tls", "user", "password", "room",
+                  "table")
+
+
+def check_network(d):
+    """The problems of config.json's "network" block, as "network.field: problem" lines
+    (an empty list: usable). None or no block: no network."""
+    errors = []
+    if d is None:
+        return errors
+    if not isinstance(d, dict):
+        return ["network: must be an object"]
+    for key in ("ssid", "broker", "room", "table"):
+        v = d.get(key)
+        if not isinstance(v, str) or not v:
+            errors.append("network.%s: required, a text" % key)
+    for key in ("room", "table"):
+        v = d.get(key)
+        if isinstance(v, str) and v and not _topic_name(v):
+            errors.append("network.%s: 1 to 40 letters, digits, '_', '.' or '-'" % key)
+    for key in ("wifi_password", "user", "password"):
+        v = d.get(key)
+        if v is not None and not isinstance(v, str):
+            errors.append("network.%s: a text" % key)
+    port = d.get("port", 0)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        errors.append("network.port: a number 0..65535 (0: 1883, or 8883 with tls)")
+    if not isinstance(d.get("tls", False), bool):
+        errors.append("network.tls: true or false")
+    for key in sorted(d):
+        if key not in NETWORK_FIELDS:
+            errors.append("network.%s: unknown field" % key)
+    return errors
+
+
+def _topic_name(s):
+    """A room or table name, part of the MQTT topics: 1 to 40 of [A-Za-z0-9_.-]."""
+    if len(s) > 40:
+        return False
+    for ch in s:
+        if not (ch.isalpha() or ch.isdigit() or ch in "_.-") or ord(ch) > 126:
+            return False
+    return True
 
 def _check_stakes(errors, v):
     if not isinstance(v, list) or len(v) != 2:

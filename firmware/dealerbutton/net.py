@@ -6,7 +6,8 @@ topics as `dealerbutton bridge` (PROTOCOL.md, "MQTT topics").
     loop: app.tick(now); net.tick(now)
 
 On the board, start() does all of that with the Pico W's Wi-Fi (Wifi) and umqtt.simple
-(client_maker); this module is on the board only when config.json has a "network" block.
+(client_maker); this module is on the board only when config.json has a "network" block
+(checked by config.check_network at power-up).
 
 make_client(client_id) returns an umqtt.simple MQTTClient (micropython-lib, umqtt.simple
 1.6.0: connect(), set_last_will(), set_callback(), subscribe(), publish(), check_msg(),
@@ -41,47 +42,6 @@ PREFIX = "dealerbutton"
 NET_TIMEOUT_S = 2      # each blocking socket call of the MQTT client (connect, TLS, reads)
 KEEPALIVE_S = 30       # the broker publishes the last will ~1.5 keepalives after a silence
 WIFI_RETRY_MS = 15000  # a Wi-Fi join that failed (or was lost) is started again this often
-
-
-def check_settings(d):
-    """The problems of config.json's "network" block, as "network.field: problem" lines
-    (an empty list: usable). None or no block: no network."""
-    errors = []
-    if d is None:
-        return errors
-    if not isinstance(d, dict):
-        return ["network: must be an object"]
-    for key in ("ssid", "broker", "room", "table"):
-        v = d.get(key)
-        if not isinstance(v, str) or not v:
-            errors.append("network.%s: required, a text" % key)
-    for key in ("room", "table"):
-        v = d.get(key)
-        if isinstance(v, str) and v and not _name_ok(v):
-            errors.append("network.%s: 1 to 40 letters, digits, '_', '.' or '-'" % key)
-    for key in ("wifi_password", "user", "password"):
-        v = d.get(key)
-        if v is not None and not isinstance(v, str):
-            errors.append("network.%s: a text" % key)
-    port = d.get("port", 0)
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
-        errors.append("network.port: a number 0..65535 (0: 1883, or 8883 with tls)")
-    if not isinstance(d.get("tls", False), bool):
-        errors.append("network.tls: true or false")
-    for key in sorted(d):
-        if key not in ("ssid", "wifi_password", "broker", "port", "tls", "user", "password",
-                       "room", "table"):
-            errors.append("network.%s: unknown field" % key)
-    return errors
-
-
-def _name_ok(s):
-    if len(s) > 40:
-        return False
-    for ch in s:
-        if not (ch.isalpha() or ch.isdigit() or ch in "_.-") or ord(ch) > 126:
-            return False
-    return True
 
 
 def check_command(payload):

@@ -1,6 +1,6 @@
 """The ring's palette: role names, default colours, overrides from config.json (behind
-ring.ROLES, ring.DEFAULT_PALETTE, ring.palette_errors and Ring.set_palette). Imported when a
-palette is set or checked, and released: a ring on the default palette never loads it.
+ring.ROLES, ring.DEFAULT_PALETTE, ring.palette_errors and Ring.set_palette, which turns it
+into the ring's R, G, B bytes per role once, when the ring is made).
 """
 
 ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",

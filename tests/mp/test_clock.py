@@ -6,7 +6,8 @@ import json
 
 import mptest
 from dealerbutton import clock as clockmod
-from dealerbutton.clock import NOTHING, Clock, mss, validate
+from dealerbutton.clock import NOTHING, Clock, mss
+from dealerbutton.config import check_tournament
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 
 MIN = 60000
@@ -19,7 +20,7 @@ SCHEDULE = {"ante_kind": "bb", "levels": [
 
 
 def make(now=0):
-    tournament, errors = validate(SCHEDULE)
+    tournament, errors = check_tournament(SCHEDULE)
     assert errors == [], errors
     return Clock(tournament, now)
 
@@ -251,20 +252,20 @@ def test_restored_after_a_power_cut_paused_at_the_time_saved():
     saved = c.to_dict(25 * MIN)
     assert saved == {"entry": 1, "ms_left": 15 * MIN}
     # Power cut; the board comes back with its tick counter anywhere.
-    r = Clock.from_dict(validate(SCHEDULE)[0], json.loads(json.dumps(saved)), 777)
+    r = Clock.from_dict(check_tournament(SCHEDULE)[0], json.loads(json.dumps(saved)), 777)
     assert not r.running and r.restored and in_force(r) == in_force(c)
     assert r.ms_left(999999) == 15 * MIN and r.tick(999999) == NOTHING
     assert r.boot_lines() == ["* clock paused (restored: level 2, 15:00 left)"]
     assert r.resume(1000) == ["* clock running"] and not r.restored
     assert r.tick(1000 + 15 * MIN) == ["* break 10:00"]
-    r = Clock.from_dict(validate(SCHEDULE)[0], {"entry": 2, "ms_left": 61500}, 0)
+    r = Clock.from_dict(check_tournament(SCHEDULE)[0], {"entry": 2, "ms_left": 61500}, 0)
     assert r.boot_lines() == ["* clock paused (restored: break, 1:02 left)"]
     assert r.json(0).startswith('{"level":2,"sb":50,"bb":100,"ante":100,"ante_kind":"bb",'
                                 '"break":true,"ms_left":61500,"running":false,')
 
 
 def test_damaged_saved_clock_is_refused_with_what_is_wrong():
-    t = validate(SCHEDULE)[0]
+    t = check_tournament(SCHEDULE)[0]
     assert refusal(Clock.from_dict, t, [1, 2], 0) == "saved clock: must be an object, not a list"
     for d, entry, ms in (({"entry": 4, "ms_left": 0}, "4", "0"),
                          ({"entry": -1, "ms_left": 0}, "-1", "0"),
@@ -281,7 +282,7 @@ def test_damaged_saved_clock_is_refused_with_what_is_wrong():
 
 
 def test_a_good_block_gets_its_defaults():
-    t, errors = validate({"levels": [{"sb": 10, "bb": 20, "minutes": 15},
+    t, errors = check_tournament({"levels": [{"sb": 10, "bb": 20, "minutes": 15},
                                      {"break": 5}, {"sb": 20, "bb": 40, "ante": 5, "minutes": 15}]})
     assert errors == []
     assert t["ante_kind"] == "each"
@@ -290,7 +291,7 @@ def test_a_good_block_gets_its_defaults():
         [("ante", 5), ("bb", 40), ("minutes", 15), ("sb", 20)]]
     c = Clock(t)
     assert in_force(c) == (1, 10, 20, 0, "each", False)
-    t, errors = validate({"ante_kind": "each", "levels": [{"sb": 5, "bb": 5, "minutes": 1}]})
+    t, errors = check_tournament({"ante_kind": "each", "levels": [{"sb": 5, "bb": 5, "minutes": 1}]})
     assert errors == []  # one level, sb == bb: fine
     assert Clock(t).json(0).endswith('"ms_left":60000,"running":false,"next":null}')
 
@@ -305,7 +306,7 @@ def test_validation_lists_every_problem():
         {"sb": 100, "bb": 200, "ante": 25, "minutes": 601},
         {"break": True},
     ]}
-    t, errors = validate(block)
+    t, errors = check_tournament(block)
     assert t is None
     expected = [
         'tournament.speed: unknown field (known: ante_kind, levels)',
@@ -326,7 +327,7 @@ def test_validation_lists_every_problem():
     ]
     assert errors == expected, errors
     # A break last (well formed this time) is reported too.
-    t, errors = validate({"levels": [{"sb": 1, "bb": 2, "minutes": 5}, {"break": 5}]})
+    t, errors = check_tournament({"levels": [{"sb": 1, "bb": 2, "minutes": 5}, {"break": 5}]})
     assert errors == ["tournament.levels[1]: the schedule ends with a level, not a break"]
     for block, message in (
             ([], 'tournament: must be an object {"ante_kind": .., "levels": [..]}, not a list'),
@@ -339,7 +340,7 @@ def test_validation_lists_every_problem():
                                                "levels and breaks, not 101 of them"),
             ({"levels": [{"sb": 1, "bb": 2, "minutes": 5}], 5: 1},
              "tournament: field names must be strings, not 5")):
-        assert validate(block) == (None, [message]), validate(block)
+        assert check_tournament(block) == (None, [message]), check_tournament(block)
 
 
 def test_ticking_allocates_nothing():

@@ -277,11 +277,11 @@ def test_the_watchdog_is_fed_before_every_network_call():
 
 
 def test_settings_are_checked():
-    assert net.check_settings(None) == []
-    assert net.check_settings(SETTINGS) == []
-    assert net.check_settings([]) == ["network: must be an object"]
-    assert net.check_settings({"ssid": "", "broker": "b", "room": "a/b", "table": "7",
-                               "port": 70000, "tls": "yes", "colour": 1}) == [
+    assert config.check_network(None) == []
+    assert config.check_network(SETTINGS) == []
+    assert config.check_network([]) == ["network: must be an object"]
+    assert config.check_network({"ssid": "", "broker": "b", "room": "a/b", "table": "7",
+                                 "port": 70000, "tls": "yes", "colour": 1}) == [
         "network.ssid: required, a text",
         "network.room: 1 to 40 letters, digits, '_', '.' or '-'",
         "network.port: a number 0..65535 (0: 1883, or 8883 with tls)",
@@ -290,10 +290,10 @@ def test_settings_are_checked():
     ok = {"ssid": "s", "broker": "b", "room": "r", "table": "7"}
     for tls in (1, 0, "true", None):
         ok["tls"] = tls
-        assert net.check_settings(ok) == ["network.tls: true or false"], tls
+        assert config.check_network(ok) == ["network.tls: true or false"], tls
     for tls in (True, False):
         ok["tls"] = tls
-        assert net.check_settings(ok) == [], tls
+        assert config.check_network(ok) == [], tls
 
 
 def test_config_json_network_block():
