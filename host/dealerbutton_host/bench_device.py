@@ -123,9 +123,28 @@ class _NeoPixel:
         pass
 
 
+class _PinTable:
+    """machine.Pin as the rp2 port has it: Pin(gpio, ...) hands out the one object of that
+    GPIO from a table built in C (no heap); here the table is built with the stand-ins,
+    before the heap baseline, so that a pin weighs what it weighs on the board."""
+    IN = _Pin.IN
+    OUT = _Pin.OUT
+    OPEN_DRAIN = _Pin.OPEN_DRAIN
+    PULL_UP = _Pin.PULL_UP
+    PULL_DOWN = _Pin.PULL_DOWN
+
+    def __init__(self):
+        self.pins = [_Pin(gpio) for gpio in range(30)]
+
+    def __call__(self, id, mode=-1, pull=-1, value=None):
+        pin = self.pins[id]
+        pin.level = 1  # configured again: at rest (pulled up)
+        return pin
+
+
 def install_board_stand_ins():
     machine = _Module()
-    machine.Pin = _Pin  # type: ignore[attr-defined]
+    machine.Pin = _PinTable()  # type: ignore[attr-defined]
     machine.mem32 = _MEM32  # type: ignore[attr-defined]
     neopixel = _Module()
     neopixel.NeoPixel = _NeoPixel  # type: ignore[attr-defined]
