@@ -169,6 +169,26 @@ except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy o
 _scale = _scale_viper or _scale_plain
 _paint_run = _paint_viper or _paint_plain
 
+def palette_bytes(palette=None):
+    """The palette as R, G, B bytes per role in the order of ROLES: the default, overridden
+    per role by a dict of role -> "RRGGBB"; an unknown role or a colour that is not "RRGGBB"
+    raises ValueError."""
+    pal = bytearray(_DEFAULT_RGB)
+    if palette:
+        for role in sorted(palette):
+            colour = palette[role]
+            if role not in ROLES:
+                raise ValueError("palette.%s: unknown role" % role)
+            if not is_colour(colour):
+                raise ValueError('palette.%s: %r is not a colour "RRGGBB"' % (role, colour))
+            c = int(colour, 16)
+            i = 3 * ROLES.index(role)
+            pal[i] = c >> 16
+            pal[i + 1] = (c >> 8) & 0xFF
+            pal[i + 2] = c & 0xFF
+    return pal
+
+
 def is_colour(v):
     """A colour "RRGGBB" in hex."""
     if not isinstance(v, str) or len(v) != 6:
@@ -252,21 +272,8 @@ class Ring:
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
         """The default palette, overridden per role by a dict of role -> "RRGGBB" (config.json's
-        "palette", which config.py has checked); an unknown role or a colour that is not
-        "RRGGBB" raises ValueError."""
-        pal = bytearray(_DEFAULT_RGB)
-        for role in sorted(palette or ()):
-            colour = palette[role]
-            if role not in ROLES:
-                raise ValueError("palette.%s: unknown role" % role)
-            if not is_colour(colour):
-                raise ValueError('palette.%s: %r is not a colour "RRGGBB"' % (role, colour))
-            c = int(colour, 16)
-            i = 3 * ROLES.index(role)
-            pal[i] = c >> 16
-            pal[i + 1] = (c >> 8) & 0xFF
-            pal[i + 2] = c & 0xFF
-        self._pal = pal
+        "palette", which config.py has checked); a bad one raises ValueError."""
+        self._pal = palette_bytes(palette)
         self._drawn_what = _DRAWN_NOTHING
 
     def arc(self, seat):

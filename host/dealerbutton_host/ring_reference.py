@@ -131,7 +131,7 @@ class Ring:
         if palette is None:
             self._pal = bytearray(_DEFAULT_RGB)
         else:
-            _ring.Ring.set_palette(self, palette)
+            self._pal = _ring.palette_bytes(palette)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
