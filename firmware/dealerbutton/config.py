@@ -19,7 +19,7 @@ module is loaded at power-up and for the `config` command only, and forgotten af
 
 import json
 
-from dealerbutton import palette
+from dealerbutton.ring import ROLES, is_colour
 
 RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
@@ -301,6 +301,7 @@ def _topic_name(s):
             return False
     return True
 
+
 def _check_stakes(errors, v):
     if not isinstance(v, list) or len(v) != 2:
         errors.append("stakes: must be [small blind, big blind], e.g. [10, 20], not %s" % _show(v))
@@ -320,10 +321,10 @@ def _check_palette(errors, v):
     names = _names(errors, "palette", v)
     ok = len(names) == len(v)
     for role in names:
-        if role not in palette.ROLES:
-            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(palette.ROLES)))
+        if role not in ROLES:
+            errors.append("palette.%s: unknown role (known: %s)" % (role, ", ".join(ROLES)))
             ok = False
-        elif not palette.is_colour(v[role]):
+        elif not is_colour(v[role]):
             errors.append('palette.%s: must be a colour "RRGGBB" in hex, not %s'
                           % (role, _show(v[role])))
             ok = False

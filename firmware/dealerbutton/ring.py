@@ -44,7 +44,6 @@ except ImportError:
 
 from array import array
 
-from dealerbutton import palette as palettes
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -93,8 +92,16 @@ _CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
 _ERROR_BLINK_MS = const(500)
 _LEVEL_ERROR = const(192)
 
-# Palette roles: where each role's R, G, B sit in the palette bytes, in the order of
-# palette.ROLES (a test checks the two agree).
+# The palette: a colour per role, overridden per role by config.json's "palette" (role
+# name -> "RRGGBB", checked by config.py). Okabe-Ito hues (safe for the common
+# colour-blindnesses) plus white; no meaning rests on hue alone: brightness and animation
+# differ too (see the README).
+ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",
+         "ok", "refused", "draw", "error")
+DEFAULT_PALETTE = ("FFFFFF", "56B4E9", "E69F00", "009E73", "FFFFFF", "0072B2", "CC79A7",
+                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00")
+# Each role by name: where its R, G, B sit in the palette bytes, in the order of ROLES (a
+# test checks the two agree).
 ROLE_BUTTON = const(0)
 ROLE_SB = const(1)
 ROLE_BB = const(2)
@@ -108,8 +115,7 @@ ROLE_REFUSED = const(9)  # a refused press
 ROLE_DRAW = const(10)  # the chase of the draw for the button
 ROLE_ERROR = const(11)  # the pattern of a refused configuration
 
-# The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
-# palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
+# DEFAULT_PALETTE as R, G, B bytes per role, in the order of ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
 # 009E73 D55E00.  Kept here so that a ring on the default palette never parses hex.
 _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
                 b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
@@ -163,14 +169,34 @@ except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy o
 _scale = _scale_viper or _scale_plain
 _paint_run = _paint_viper or _paint_plain
 
-ROLES = palettes.ROLES
-DEFAULT_PALETTE = palettes.DEFAULT_PALETTE
+def palette_bytes(palette=None):
+    """The palette as R, G, B bytes per role in the order of ROLES: the default, overridden
+    per role by a dict of role -> "RRGGBB"; an unknown role or a colour that is not "RRGGBB"
+    raises ValueError."""
+    pal = bytearray(_DEFAULT_RGB)
+    if palette:
+        for role in sorted(palette):
+            colour = palette[role]
+            if role not in ROLES:
+                raise ValueError("palette.%s: unknown role" % role)
+            if not is_colour(colour):
+                raise ValueError('palette.%s: %r is not a colour "RRGGBB"' % (role, colour))
+            c = int(colour, 16)
+            i = 3 * ROLES.index(role)
+            pal[i] = c >> 16
+            pal[i + 1] = (c >> 8) & 0xFF
+            pal[i + 2] = c & 0xFF
+    return pal
 
 
-def palette_errors(palette):
-    """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
-    strings in a fixed order; empty when it is fine."""
-    return palettes.errors(palette)
+def is_colour(v):
+    """A colour "RRGGBB" in hex."""
+    if not isinstance(v, str) or len(v) != 6:
+        return False
+    for c in v:
+        if c not in "0123456789abcdefABCDEF":
+            return False
+    return True
 
 
 def estimate_ma(buf):
@@ -245,12 +271,9 @@ class Ring:
 
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
-        """Default palette, overridden per role by a dict of role -> "RRGGBB" (read by
-        palette.py; a bad one raises ValueError)."""
-        if palette is None:
-            self._pal = bytearray(_DEFAULT_RGB)
-        else:
-            self._pal = palettes.rgb(palette)
+        """The default palette, overridden per role by a dict of role -> "RRGGBB" (config.json's
+        "palette", which config.py has checked); a bad one raises ValueError."""
+        self._pal = palette_bytes(palette)
         self._drawn_what = _DRAWN_NOTHING
 
     def arc(self, seat):

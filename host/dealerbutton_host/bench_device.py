@@ -123,9 +123,28 @@ class _NeoPixel:
         pass
 
 
+class _PinTable:
+    """machine.Pin as the rp2 port has it: Pin(gpio, ...) hands out the one object of that
+    GPIO from a table built in C (no heap); here the table is built with the stand-ins,
+    before the heap baseline, so that a pin weighs what it weighs on the board."""
+    IN = _Pin.IN
+    OUT = _Pin.OUT
+    OPEN_DRAIN = _Pin.OPEN_DRAIN
+    PULL_UP = _Pin.PULL_UP
+    PULL_DOWN = _Pin.PULL_DOWN
+
+    def __init__(self):
+        self.pins = [_Pin(gpio) for gpio in range(30)]
+
+    def __call__(self, id, mode=-1, pull=-1, value=None):
+        pin = self.pins[id]
+        pin.level = 1  # configured again: at rest (pulled up)
+        return pin
+
+
 def install_board_stand_ins():
     machine = _Module()
-    machine.Pin = _Pin  # type: ignore[attr-defined]
+    machine.Pin = _PinTable()  # type: ignore[attr-defined]
     machine.mem32 = _MEM32  # type: ignore[attr-defined]
     neopixel = _Module()
     neopixel.NeoPixel = _NeoPixel  # type: ignore[attr-defined]
@@ -875,7 +894,8 @@ def bench_heap(out):
         out["heap_in_use"] = None
 
 
-# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block.
+# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block;
+# heap32.mjs builds the same tables on the 32-bit WebAssembly port.
 TOURNAMENT = {"ante_kind": "bb", "levels": [
     {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
     {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 15}]}
@@ -883,14 +903,15 @@ NETWORK = {"ssid": "club", "wifi_password": "secret", "broker": "192.168.1.10",
            "room": "club", "table": "t1"}
 
 
-class _NoClient:
+class NoClient:
     """umqtt.simple's client, never made: the modelled Wi-Fi stays down."""
 
     def __init__(self, client_id):
         raise OSError("no broker in the bench")
 
 
-def _down():
+def wifi_down():
+    """The Wi-Fi link's state for the Net: never up."""
     return False
 
 
@@ -908,7 +929,7 @@ def heap_variant(base, extra):
     net = None
     if "network" in extra:
         from dealerbutton import net as netmod
-        net = netmod.Net(app, NETWORK, _NoClient, app.now, _down)
+        net = netmod.Net(app, NETWORK, NoClient, app.now, wifi_down)
     play(app, Rng(7), 20)
     gc.collect()
     used = mem_alloc() - base

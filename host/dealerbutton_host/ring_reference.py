@@ -31,7 +31,7 @@ except ImportError:
 
 from array import array
 
-from dealerbutton import palette as palettes
+from dealerbutton import ring as _ring
 from dealerbutton.ticks import ticks_diff
 
 # Seat marks: status in the low 3 bits, roles OR'ed in.
@@ -78,14 +78,8 @@ _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x
                 b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
 
-ROLES = palettes.ROLES
-DEFAULT_PALETTE = palettes.DEFAULT_PALETTE
-
-
-def palette_errors(palette):
-    """Problems with a palette override (dict role -> "RRGGBB"), as "palette.role: problem"
-    strings in a fixed order; empty when it is fine."""
-    return palettes.errors(palette)
+ROLES = _ring.ROLES
+DEFAULT_PALETTE = _ring.DEFAULT_PALETTE
 
 
 def estimate_ma(buf):
@@ -132,12 +126,12 @@ class Ring:
 
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
-        """Default palette, overridden per role by a dict of role -> "RRGGBB" (read by
-        palette.py; a bad one raises ValueError)."""
+        """Default palette, overridden per role by a dict of role -> "RRGGBB" (read as
+        ring.Ring reads it; a bad one raises ValueError)."""
         if palette is None:
             self._pal = bytearray(_DEFAULT_RGB)
         else:
-            self._pal = palettes.rgb(palette)
+            self._pal = _ring.palette_bytes(palette)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""

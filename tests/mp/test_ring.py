@@ -326,17 +326,18 @@ def test_palette_override_and_errors():
     assert got[5:8] == ["FF0000"] * 3
     assert got[21] == "002000"
     assert got[2] == SKY
-    assert R.palette_errors(None) == []
-    assert R.palette_errors({"bb": "FF0000"}) == []
-    errs = R.palette_errors({"zz": "FF0000", "bb": "red", "sb": "12345", "away": 7})
-    assert errs == [
-        "palette.away: 7 is not a colour \"RRGGBB\"",
-        "palette.bb: 'red' is not a colour \"RRGGBB\"",
-        "palette.sb: '12345' is not a colour \"RRGGBB\"",
-        "palette.zz: unknown role (known: button, sb, bb, first, active, away, wait_bb, "
-        "wait_post, ok, refused, draw, error)",
-    ], errs
-    assert R.palette_errors(["bb"]) == ["palette: must be an object of role -> \"RRGGBB\""]
+    for bad, message in (({"zz": "FF0000"}, "palette.zz: unknown role"),
+                         ({"bb": "red"}, "palette.bb: 'red' is not a colour \"RRGGBB\""),
+                         ({"sb": "12345"}, "palette.sb: '12345' is not a colour \"RRGGBB\""),
+                         ({"sb": "+12345"}, "palette.sb: '+12345' is not a colour \"RRGGBB\""),
+                         ({"away": 7}, "palette.away: 7 is not a colour \"RRGGBB\"")):
+        try:
+            Ring(24, 9, palette=bad)
+        except ValueError as e:
+            assert str(e) == message, (str(e), message)
+        else:
+            raise AssertionError("bad palette accepted: %r" % bad)
+    assert R.is_colour("00ff9A") and not R.is_colour("00ff9") and not R.is_colour(0xFF)
     try:
         Ring(24, 9, palette={"bb": "red"})
     except ValueError as e:
