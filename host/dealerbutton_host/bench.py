@@ -10,8 +10,7 @@ with its target and writes the same as JSON (default bench-results.json). Progre
 Times are of the unix port on this computer, not of the Pico: each rp2 figure is the unix
 port's times the ratio its row names (see the README). The board's heap is measured on a
 32-bit MicroPython, the WebAssembly port (heap32.mjs under Node, with the .mpy files deploy
-sends), checked against the one board measurement (BOARD_MEASURED); rows marked "(est.)"
-give the 32-bit model's range from the unix port's figures: estimates, not measurements.
+sends), checked against the one board measurement (BOARD_MEASURED).
 """
 
 from __future__ import annotations
@@ -97,8 +96,6 @@ FIGURES = [
     ("heap_app", "heap in use: App built (12 seats, 60 LEDs)", "B", "size"),
     ("heap_app_mpy", "heap in use: App built, from .mpy files", "B", "size"),
     ("heap_played", "heap in use: after 200 hands of play", "B", "size"),
-    ("heap_app_pico", "heap in use: Pico est., App built", "B", "range"),
-    ("heap_played_pico", "heap in use: Pico est., after play", "B", "range"),
     ("heap32_import", "board heap (32-bit): firmware imported", "B", "board"),
     ("heap32_app", "board heap (32-bit): App built (12 seats, 60 LEDs)", "B", "board"),
     ("heap32_played", "board heap (32-bit): after 200 hands", "B", "board"),
@@ -195,15 +192,6 @@ def _status(value: Optional[float], limit: Optional[float]) -> str:
     if value is None:
         return "n/a"
     return "met" if value <= limit else "missed"
-
-
-def pico_heap_range(unix_b: int, byte_data_b: int) -> Dict[str, int]:
-    """The heap the same objects take on the Pico (32-bit words, 16-byte GC blocks) from the
-    64-bit unix port's figure: at least half of it (everything word-sized), at most the byte
-    data (bytecode, qstr text: bounded by the .mpy size) plus half of the rest."""
-    low = unix_b // 2
-    high = byte_data_b + (unix_b - byte_data_b) // 2
-    return {"low_b": low, "high_b": max(low, high)}
 
 
 def board_heap(wasm_b: int, native_b: int) -> Dict[str, int]:
@@ -353,25 +341,6 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     size("heap_app", hi.get("app_b"), 2 * HEAP_BUDGET, unix_target)
     size("heap_app_mpy", hi_mpy.get("app_b"), 2 * HEAP_BUDGET, unix_target)
     size("heap_played", hi.get("played_b"), 2 * HEAP_BUDGET, unix_target)
-    pico_target = "<= 64 KB"
-    for key, src in (("heap_app_pico", hi_mpy.get("app_b")),
-                     ("heap_played_pico", hi_mpy.get("played_b"))):
-        if src is None:
-            fig[key] = {"micropython": None, "cpython": None, "target": pico_target,
-                        "limit_b": HEAP_BUDGET, "status": "n/a"}
-            continue
-        if mpy_heap.get("word_bits") == 32:  # a 32-bit build: the Pico's own object sizes
-            r = {"low_b": src, "high_b": src}
-        else:
-            r = pico_heap_range(src, board_mpy_b)
-        if r["high_b"] <= HEAP_BUDGET:
-            status = "met (est.)"
-        elif r["low_b"] > HEAP_BUDGET:
-            status = "missed (est.)"
-        else:
-            status = "at risk (est.)"
-        fig[key] = {"micropython": r, "cpython": None, "target": pico_target,
-                    "limit_b": HEAP_BUDGET, "status": status}
     # The verdict on the board's heap: the 32-bit port's figures (plus the native code it
     # cannot load) against the budget, with what is left of it.
     native_b = sum(heap32.get("native", {}).values())
@@ -414,8 +383,6 @@ def fmt_value(kind: str, v: Any) -> str:
         spare = v["spare_b"]
         return "%.1f KB (%.1f KB %s)" % (v["board_b"] / KB, abs(spare) / KB,
                                          "spare" if spare >= 0 else "over")
-    if kind == "range":
-        return "%.1f-%.1f KB" % (v["low_b"] / KB, v["high_b"] / KB)
     if v >= 10 * KB:
         return "%d (%.1f KB)" % (v, v / KB)
     return "%d" % v
@@ -642,8 +609,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(figure_table(figures))
     missed = [label for k, label, _u, _k in FIGURES
               if figures[k]["status"].startswith(("missed", "at risk"))]
-    print("heap per call: median / max bytes (gc.mem_alloc, collector off). Pico est.: the "
-          "same objects at 32 bits (half the words, the byte data as is).")
+    print("heap per call: median / max bytes (gc.mem_alloc, collector off).")
     print(heap32_notes(heap32))
     print("missed or at risk: %s" % (", ".join(missed) if missed else "none"))
     Path(args.json).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
