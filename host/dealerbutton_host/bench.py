@@ -495,7 +495,8 @@ def heap32_notes(heap32: Dict[str, Any]) -> str:
     b = BOARD_MEASURED
     return (
         "board heap (32-bit): gc.mem_alloc() on %s (objects of the rp2 port's sizes), "
-        "loading the %d bytecode .mpy files deploy sends; + %s (the .mpy size "
+        "loading the bytecode .mpy files deploy sends to a Pico W (%d of them; a Pico "
+        "without a network block gets all but net.mpy); + %s (the .mpy size "
         "of the native code that port cannot load, which the board keeps in its heap); a "
         "Pico W's umqtt.simple and Wi-Fi driver not counted; budget %d KB. Checked against "
         "the board at commit %s: firmware imported %.1f KB here, %.1f KB on %s; App built "
