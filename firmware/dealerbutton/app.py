@@ -55,9 +55,13 @@ SEAT_EVENTS = ("sit", "away", "back", "choose", "leave")  # each changes its sea
 # one more in the App's instance table slows every loop turn on MicroPython).
 _DEALT = const(1)   # write `* hand` (with the other events, after the frame)
 _UNDONE = const(2)  # write `* undo ...` first
-_MARKS = const(4)   # the ring's marks, after the frame of the flash of seat (later >> 8 & 15)
-_DEAL = const(8)    # the deal, after that frame (the button seat: later >> 12, 0 for none)
+_MARKS = const(4)   # the ring's marks, after the frame of the flash of the seat in _FLASHED_AT
+_DEAL = const(8)    # the deal, after that frame (the button seat in _BUTTON_AT, 0: none)
 _AFTER = const(12)  # _MARKS | _DEAL
+# The two seat numbers (0..12) kept in App.later beside those bits, 4 bits each:
+_FLASHED_AT = const(8)   # later >> _FLASHED_AT & 15: the seat whose flash hides the marks
+_BUTTON_AT = const(12)   # later >> _BUTTON_AT: the seat a `deal N` puts the button on
+_SEATS = const(0xFF00)   # both seat fields
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
@@ -294,7 +298,7 @@ class App:
                 why = self.table.deal_refusal(seat)
                 if why:
                     return "err rule " + why
-                self.later |= _DEAL | (seat or 0) << 12
+                self.later |= _DEAL | (seat or 0) << _BUTTON_AT
                 return None
         return self.apply(cmd, seat, option, defer_save)
 
@@ -304,9 +308,9 @@ class App:
         later = self.later
         if not later & _AFTER:
             return
-        self.later = later & ~(_AFTER | 0xFF00)
+        self.later = later & ~(_AFTER | _SEATS)
         if later & _DEAL:
-            self.apply("deal", later >> 12 or None, None, AFTER_FRAME)
+            self.apply("deal", later >> _BUTTON_AT or None, None, AFTER_FRAME)
         if later & _MARKS:
             self.update_marks()
 
@@ -467,7 +471,7 @@ class App:
         if dealt:
             self.ring.mode = ringmod.NORMAL
         if hidden >= 0:
-            self.later = self.later & ~0xF00 | _MARKS | hidden << 8
+            self.later = self.later & ~(15 << _FLASHED_AT) | _MARKS | hidden << _FLASHED_AT
         else:
             self.update_marks()
         if dealt:
@@ -661,7 +665,7 @@ class App:
         """The frame of a press that left its deal or the marks for later (event(),
         changed()), then those."""
         later = self.later
-        if self.ring.flash_hides(0 if later & _DEAL else later >> 8 & 15):
+        if self.ring.flash_hides(0 if later & _DEAL else later >> _FLASHED_AT & 15):
             # Its flash covers every LED the event changes (a seat's mark under its own
             # flash; a deal, an undo under the next-hand button's, over the whole ring):
             # the frame is the same before the change as after, so it goes out first. The
