@@ -57,11 +57,11 @@ _DEALT = const(1)   # write `* hand` (with the other events, after the frame)
 _UNDONE = const(2)  # write `* undo ...` first
 _MARKS = const(4)   # the ring's marks, after the frame of the flash of the seat in _FLASHED_AT
 _DEAL = const(8)    # the deal, after that frame (the button seat in _BUTTON_AT, 0: none)
-_AFTER = const(12)  # _MARKS | _DEAL
+_AFTER = const(_MARKS | _DEAL)
 # The two seat numbers (0..12) kept in App.later beside those bits, 4 bits each:
 _FLASHED_AT = const(8)   # later >> _FLASHED_AT & 15: the seat whose flash hides the marks
 _BUTTON_AT = const(12)   # later >> _BUTTON_AT: the seat a `deal N` puts the button on
-_SEATS = const(0xFF00)   # both seat fields
+_SEATS = const(15 << _FLASHED_AT | 15 << _BUTTON_AT)  # both seat fields
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 

@@ -6,6 +6,8 @@ form.
     config.validate(d) -> (config, errors)      config.load_text(text, name="config.json")
     config.parse(data, name) -> (object, errors): strict JSON from bytes or text
     config.message(errors, name="config.json")  config.to_json(cfg)
+    config.check_tournament(block) -> (tournament, errors)
+    config.check_network(block) -> errors
 
 The optional "tournament" block (a schedule of levels and breaks, checked by
 check_tournament, run by clock.py) makes the table a tournament table; without it (no
@@ -108,6 +110,16 @@ def _names(errors, where, v):
     return names
 
 
+def _unknown_fields(errors, where, names, known):
+    """An error for each of names not in known; True when there was one."""
+    found = False
+    for k in names:
+        if k not in known:
+            errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
+            found = True
+    return found
+
+
 def validate(d):
     """Check a parsed config.json. Returns (config, errors): config is complete (missing
     fields take their defaults, and so does every field found bad, so that the caller can
@@ -172,12 +184,6 @@ TOURNAMENT_CHIPS = 1000000  # the biggest blind or ante a schedule may name
 TOURNAMENT_ENTRIES = 100    # levels and breaks in a schedule
 ANTE_KINDS = ("each", "bb")
 LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
-
-
-def _unknown_fields(errors, where, names, known):
-    for k in names:
-        if k not in known:
-            errors.append("%s.%s: unknown field (known: %s)" % (where, k, ", ".join(known)))
 
 
 def check_tournament(block):
@@ -338,11 +344,7 @@ def _check_pins(errors, v, seats):
         return None
     pins = defaults()["pins"]
     names = _names(errors, "pins", v)
-    bad = len(names) != len(v)
-    for key in names:
-        if key not in PIN_FIELDS:
-            errors.append("pins.%s: unknown field (known: %s)" % (key, ", ".join(PIN_FIELDS)))
-            bad = True
+    bad = _unknown_fields(errors, "pins", names, PIN_FIELDS) or len(names) != len(v)
     for key in ("led", "next"):
         if key in v:
             if _int_in(errors, "pins." + key, v[key], 0, MAX_GPIO):
