@@ -7,6 +7,22 @@ prints is deterministic, so the output of both runtimes can be compared.
 """
 
 
+def allocated(work):
+    """The bytes the heap grew by while work() ran, with the collector off; None on a
+    runtime without a heap of its own to count (CPython)."""
+    import gc
+    if not hasattr(gc, "mem_alloc"):
+        return None
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()  # type: ignore[attr-defined]
+        work()
+        return gc.mem_alloc() - before  # type: ignore[attr-defined]
+    finally:
+        gc.enable()
+
+
 def run_all(namespace):
     names = sorted(n for n in namespace if n.startswith("test_"))
     failed = 0
