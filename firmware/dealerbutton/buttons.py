@@ -26,8 +26,9 @@ _LONG = const(4)  # this press has been held for long_ms
 _ARMED = const(8)  # this press may give SHORT/LONG
 _STUCK = const(16)  # held for stuck_ms: ignored until released
 _STARTED = const(32)  # polled at least once
-_BOUNCED = const(64)  # this press bounced: its release waits debounce_ms, not release_ms
-_QUIET = const(128)  # released after release_ms: a new press gets no credit for rearm_ms
+_SPARSE = const(64)  # polled more than dense_ms apart since this press began
+_SLOW = const(128)  # this release waits debounce_ms (a tap seen by sparse polls)
+_QUIET = const(256)  # released after release_ms: a new press gets no credit for rearm_ms
 
 
 class Button:
@@ -39,22 +40,25 @@ class Button:
     shortens it.  The release is what acts, so its wait is what a player feels
     between letting go and seeing the ring answer: it is kept short (20 ms),
     just long enough for the bursts contacts make when let go (up to 10 ms) and
-    for a dirty contact opening for a moment while held (under 20 ms).  Polls
-    every 5-10 ms can mistake a contact that bounces for a long time (the rare
-    ~150 ms outlier) for a steady one, so the short wait is kept for a clean
-    press: one held ``rearm_ms`` (150 ms) without being seen to bounce.  A tap,
-    or a press seen bouncing, waits ``debounce_ms`` for its release as well;
-    and a press beginning within ``rearm_ms`` of a quick release (perhaps that
-    release still bouncing) gets no credit for its time until then.  A button that is already pressed
-    at the first poll (held at power-up, or stuck) never gives SHORT or LONG for
-    that press: it can only latch as STUCK and later report RELEASED.
+    for a dirty contact opening for a moment while held (under 20 ms).
+
+    A contact pressed now and then bounces for a long time (the rare ~150 ms
+    outlier, toggling every 0.5-3 ms). Polls ``dense_ms`` (5 ms) apart or closer
+    see it bounce, and a press counts only after it settled; polls further apart
+    can mistake it for a steady press, and then for a release. So a tap (let go
+    within ``rearm_ms`` of its press) whose polls came further apart than that
+    waits ``debounce_ms`` for its release; the board's loop polls a button that is
+    down every 1-3 ms, so its taps are answered as quickly as longer presses. A
+    press beginning within ``rearm_ms`` of a release (perhaps that release still
+    bouncing) gets no credit for its time until then.  A button that is already
+    pressed at the first poll (held at power-up, or stuck) never gives SHORT or
+    LONG for that press: it can only latch as STUCK and later report RELEASED.
 
     Two presses in a row both count when the button is let go at least 75 ms between
     them and the second one ends at least 230 ms after the first one's release (polls
     every 1-10 ms): a double press of ~100 ms presses and ~100 ms pauses counts twice.
-    Closer, they count as one, never none: a press beginning within ``debounce_ms`` of a
-    tap's release is taken for that release's bounce, and one beginning within
-    ``rearm_ms`` of a clean release gets no credit until then.
+    Closer, they count as one, never none: a press beginning within ``rearm_ms`` of a
+    release gets no credit until then.
 
     LONG is given at the release, not when the hold reaches ``long_ms``: a long
     press busts a player out, and a button that sticks must never do that.  A
@@ -66,6 +70,7 @@ class Button:
     debounce_ms = 50
     release_ms = 20
     rearm_ms = 150  # the longest a contact bounces (the rare outlier): see update()
+    dense_ms = 5    # polls this close see a bouncing contact bounce
     long_ms = 1000
     stuck_ms = 30000
 
@@ -81,12 +86,12 @@ class Button:
             self.long_ms = long_ms
         if stuck_ms is not None:
             self.stuck_ms = stuck_ms
-        # Three attributes per button (13 on the board): the flags below, and two times.
-        self._s = _ARMED
+        self._s = _ARMED  # the flags above
         self._raw_at = 0  # when the input last changed level
         # When the debounced press began (input settled low); once released after
         # release_ms, when that release counted.
         self._down_at = 0
+        self._poll_at = 0  # the last poll
 
     @property
     def stuck(self):
@@ -114,27 +119,23 @@ class Button:
         raw = _RAW if pressed else 0
         if not s & _STARTED:
             self._raw_at = now_ms
+            self._poll_at = now_ms
             # Held from the very first poll: nobody pressed it on purpose.
             self._s = _STARTED | _RAW if raw else _STARTED | _ARMED
             return NONE
+        if ticks_diff(now_ms, self._poll_at) > self.dense_ms:
+            s |= _SPARSE
+        self._poll_at = now_ms
         if raw != s & _RAW:
             s ^= _RAW
-            if s & _DOWN:
+            if not s & _DOWN:
                 if raw:
-                    s |= _BOUNCED  # closed again while its release was timed
-                elif ticks_diff(now_ms, self._down_at) < self.rearm_ms:
-                    # Opened within rearm_ms of the press: maybe still the press's own
-                    # bounce, which polls may have missed until now.
-                    s |= _BOUNCED
-            elif not raw:
-                s |= _BOUNCED  # opened before it counted as a press: a bounce or a tap
-            elif ticks_diff(now_ms, self._raw_at) >= self.debounce_ms:
-                s &= ~_BOUNCED  # a fresh press, after the input rested
-            else:
-                s |= _BOUNCED  # closed again soon after it opened
+                    s &= ~_SPARSE  # a press may begin here: its polls are counted from now
+            elif not raw and s & _SPARSE and ticks_diff(now_ms, self._down_at) < self.rearm_ms:
+                s |= _SLOW  # a tap between polls far apart: perhaps a bounce, not a release
             self._raw_at = now_ms
             if raw and s & _QUIET:
-                # A press beginning within rearm_ms of a quick release: most likely that
+                # A press beginning within rearm_ms of a release: most likely that
                 # release's bounce (it can last ~150 ms); it gets no credit until then.
                 since = ticks_diff(now_ms, self._down_at)
                 if 0 <= since < self.rearm_ms:
@@ -142,11 +143,11 @@ class Button:
                 else:
                     s &= ~_QUIET
         if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= (
-                self.debounce_ms if raw or s & _BOUNCED else self.release_ms):
+                self.debounce_ms if raw or s & _SLOW else self.release_ms):
             if not raw:
                 # Released: a stuck button works again; an unarmed press gives nothing.
-                after = s & ~(_DOWN | _STUCK | _QUIET) | _ARMED
-                if not s & _BOUNCED:
+                after = s & ~(_DOWN | _STUCK | _QUIET | _SLOW) | _ARMED
+                if not s & _SLOW:
                     after |= _QUIET
                     self._down_at = now_ms
                 self._s = after

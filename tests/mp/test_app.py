@@ -199,7 +199,7 @@ def test_stuck_button_is_reported_once_ignored_and_recovers():
     assert lines == ["* error seat 2 button stuck"], lines
     assert rig.table.status(2) == "active"     # its long press never acted
     assert rig.press(1) == ["* seat 1 away"]   # the other buttons still work
-    rig.level(2, 1, 100)
+    rig.level(2, 1, 160)
     assert rig.take() == ["* info seat 2 button released, working again"]
     assert rig.table.status(2) == "active"
     assert rig.press(2) == ["* seat 2 away"]   # and it works again
