@@ -249,6 +249,7 @@ class Ring:
         self._lives = 0  # how many of _live are in use
         self._flash_seat = -1
         self._flash_ok = True
+        self._flash_dark = False
         self._flash_at = 0
         self.clock = CLOCK_NONE
         self.clock_parts = 0  # CLOCK_BREAK: how many LEDs stand for the time left
@@ -283,14 +284,23 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms):
+    def flash(self, seat, ok, now_ms, shown=-1):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
-        flash when accepted, a double blink in the warning colour when refused."""
+        flash when accepted, a double blink in the warning colour when refused. shown: the
+        seat's mark when it was pressed (default: its mark now)."""
         if not 0 <= seat <= self.seats:
             raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
         self._flash_ok = bool(ok)
         self._flash_at = now_ms
+        # A seat lit all in the flash's colour already (the button alone, white on every LED
+        # of its arc) flashes dark instead: the press must show.
+        pal = self._pal
+        if shown < 0:
+            shown = self.marks[seat]
+        self._flash_dark = (ok and seat > 0 and shown == BUTTON | ACTIVE
+                            and pal[3 * ROLE_BUTTON:3 * ROLE_BUTTON + 3]
+                            == pal[3 * ROLE_OK:3 * ROLE_OK + 3])
 
     @property
     def flashing(self):
@@ -571,7 +581,7 @@ class Ring:
                 self._flash_seat = -1
                 return 0
             role = ROLE_OK
-            on = True
+            on = not self._flash_dark
         else:
             if t >= 4 * _FLASH_REFUSED_MS:
                 self._flash_seat = -1

@@ -140,7 +140,7 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms):
+    def flash(self, seat, ok, now_ms, shown=-1):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused."""
         if not 0 <= seat <= self.seats:
@@ -148,6 +148,11 @@ class Ring:
         self._flash_seat = seat
         self._flash_ok = bool(ok)
         self._flash_at = now_ms
+        # The button alone on an active seat is white on every LED: the flash is dark there.
+        if shown < 0:
+            shown = self.marks[seat]
+        self._flash_dark = (ok and seat > 0 and shown == 0x08 | 1  # BUTTON | ACTIVE
+                            and self._pal[0:3] == self._pal[24:27])          # button, ok
 
     @property
     def flashing(self):
@@ -267,7 +272,7 @@ class Ring:
                 self._flash_seat = -1
                 return
             role = 8  # role: ok
-            on = True
+            on = not self._flash_dark
         else:
             if t >= 4 * _FLASH_REFUSED_MS:
                 self._flash_seat = -1

@@ -495,6 +495,31 @@ def test_palette_roles_by_name_match_palette_roles():
     assert len(R.ROLES) == len(names)
 
 
+def test_a_press_on_the_button_alone_flashes_dark():
+    """The button alone on an active seat lights its whole arc white, the flash's colour:
+    its accepted press flashes the arc dark instead, so that the press shows; any other
+    seat flashes white, and a palette that gives the button its own colour keeps the
+    white flash."""
+    ring = open_ring(24, 9)
+    ring.marks[3] = R.BUTTON | R.ACTIVE
+    ring.marks[4] = R.ACTIVE
+    ring.render(1000)
+    white = [leds(ring)[k] for k in ring.arc(3)]
+    assert len(set(white)) == 1 and white[0] != "000000", white
+    ring.flash(3, True, 1000)
+    ring.render(1010)
+    assert [leds(ring)[k] for k in ring.arc(3)] == ["000000"] * len(white)
+    ring.render(1300)
+    assert [leds(ring)[k] for k in ring.arc(3)] == white   # the flash is over
+    ring.flash(4, True, 2000)
+    ring.render(2010)
+    assert set(leds(ring)[k] for k in ring.arc(4)) == {white[0]}   # not all white: white
+    ring.set_palette({"button": "FFFFF0"})
+    ring.flash(3, True, 3000)
+    ring.render(3010)
+    assert leds(ring)[ring.arc(3)[0]] == white[0]
+
+
 def test_frames_are_byte_identical_to_drawing_everything_every_frame():
     """The incremental renderer against the one that drew every LED every frame: random
     rings (LEDs, seats, offset, direction, brightness, budget, palette), random marks
