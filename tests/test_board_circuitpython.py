@@ -299,7 +299,7 @@ def test_buttons_are_read_with_the_pull_up_and_a_seat_press_sits_a_player(tmp_pa
     write_config(tmp_path, {"seats": 4})
     rig, board_cp = power(readonly=False)
     rig.press(3, at=100, hold_ms=120)          # seat 2 is on GP3 in the default pin map
-    board_cp.run(loops=100)
+    board_cp.run(loops=300)
     out = out_lines(capsys)
     assert out[0] == "* info no saved state: clean start", out
     assert "* seat 2 active" in out, out
@@ -501,7 +501,7 @@ def test_pins_are_found_as_microcontroller_gpio_on_boards_without_gp_names(tmp_p
     rig, board_cp = power(gp_names=False, readonly=False)
     assert not hasattr(rig.modules["board"], "GP16")
     rig.press(2, at=50, hold_ms=100)
-    board_cp.run(loops=60)
+    board_cp.run(loops=300)
     out = out_lines(capsys)
     assert "* seat 1 active" in out, out
     assert rig.io(16).pin is rig.modules["microcontroller"].pin.GPIO16
@@ -544,7 +544,7 @@ def test_a_long_press_held_across_the_wrap_is_a_long_press(tmp_path, power, caps
     rig, board_cp = power(start_ms=CP_PERIOD - 400, readonly=False)
     rig.send("sit 1\n")
     rig.press(2, at=100, hold_ms=1500)          # seat 1 held 1.5 s; ticks_ms wraps at 400
-    board_cp.run(loops=400)
+    board_cp.run(loops=2000)
     out = out_lines(capsys)
     assert rig.ms > CP_PERIOD + 1000
     assert "* seat 1 empty" in out, out        # long press: the player left

@@ -13,7 +13,6 @@ import neopixel
 from dealerbutton import board
 board.CONFIG_PATH = %(config)r
 board.STATE_DIR = %(state)r
-board.LOOP_MS = 1
 """
 
 

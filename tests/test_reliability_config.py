@@ -86,7 +86,6 @@ import neopixel
 from dealerbutton import board
 board.CONFIG_PATH = %(config)r
 board.STATE_DIR = %(state)r
-board.LOOP_MS = 1
 board.run(loops=3)
 print("wdt", len(machine.watchdogs))
 """

@@ -140,7 +140,6 @@ class App:
         # under "the loop"), so that no tick grows the App's attribute table: 0 bytes a tick.
         self.busy = -1
         self.quick = 0
-        self.rest_turn = 0
         self.next_frame = 0
         self.report_due = False
         self.later = 0
@@ -218,6 +217,7 @@ class App:
 
     def save(self):
         self.save_due = False
+        self.stats.dirty = True   # (what allocates: the collector runs after the next frame)
         c = self.clock
         if c is not None:
             c.saved(self.now)
@@ -232,6 +232,7 @@ class App:
     # -- host input ------------------------------------------------------------------
     def feed(self, data):
         """Bytes from the host: every complete line is answered."""
+        self.stats.dirty = True
         self.protocol.feed(data)
 
     def command(self, line):
@@ -532,8 +533,9 @@ class App:
         a press in the loop (see event())."""
         if defer_save:
             defer_save = HIDDEN if seat == 0 else AFTER_FRAME
+        shown = self.ring.marks[seat]   # (the flash answers what the player saw)
         reply = self.press_action(seat, long, defer_save)
-        self.ring.flash(seat, reply.startswith("ok"), self.now)
+        self.ring.flash(seat, reply.startswith("ok"), self.now, shown)
         self.render_due = True
         return reply
 
@@ -587,41 +589,29 @@ class App:
     busy = -1
     # Bit i set while button i is down or its release is being timed, and it is not stuck:
     # then the loop had better turn every quick_ms. A release counts once seen released
-    # for 20 ms; with 5 ms loop turns, seeing it and then seeing the 20 ms pass would each
-    # add up to a turn, and the press would show up to 30 ms after letting go, not ~22.
+    # for 20 ms: turns quick_ms apart see it as soon as it happens and the 20 ms as soon as
+    # they are over (buttons.py answers a tap that quickly only when polled that often).
     quick = 0
     quick_ms = 1
-    rest_turn = 0  # 1 on the turns that read the buttons at rest
+    # With every button at rest the loop sleeps until the next frame, reading the buttons
+    # this often meanwhile (doze(): a press lasts 50 ms at least: seen 10 ms late, it counts).
+    rest_ms = 10
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
         then write the events of the presses and save if an event happened (between
-        frames). Returns quick_ms while a button
-        is down (the loop should come back that soon), else None (its own pace)."""
+        frames). Returns how long the loop may sleep before its next turn (ms): quick_ms
+        while a button is down, else until the next frame (see doze())."""
         self.now = now_ms
-        pins = self.pins
-        busy = self.busy
-        # Buttons at rest are read every other turn (a press lasts 50 ms at least: seen
-        # one turn later, it still counts), those that are not, every turn (a release is
-        # timed to the turn: it is what acts). An idle table: half the reads.
-        # The bank reads every pin at once (one register read on the board).
-        self.rest_turn ^= 1
-        if self.rest_turn:
-            busy |= self.bank.pressed()
+        # The bank reads every pin at once (one register read on the board); a button that
+        # is not at rest is polled every turn (its release is timed to the turn).
+        busy = self.busy | self.bank.pressed()
         if busy:
-            for i in range(len(pins)):
-                if busy >> i & 1:
-                    self.poll_button(i, now_ms)
+            self.poll_buttons(busy, now_ms)
         if self.later & _AFTER:
             self.show_press(now_ms)
-        c = self.clock
-        if c is not None:
-            lines = c.tick(now_ms)
-            if lines:
-                self.clock_lines(lines)
-            elif c.should_save(now_ms):
-                self.save_due = True
-            self.ring_clock(c, now_ms)
+        if self.clock is not None:
+            self.tick_clock(now_ms)
         late = ticks_diff(now_ms, self.next_frame)
         if self.render_due or late >= 0 or late < -self.frame_ms:
             self.frame_if_due(now_ms)
@@ -629,7 +619,41 @@ class App:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
             self.save()
-        return self.quick_ms if self.quick else None
+        if self.quick:
+            return self.quick_ms
+        late = ticks_diff(self.next_frame, now_ms)   # (now: how long until the next frame)
+        return late if late > 0 else 1
+
+    def doze(self, ms, sleep_ms):
+        """The loop's sleep between two turns (sleep_ms: the board's): ms, cut short when a
+        button that was at rest reads pressed (the buttons are read every rest_ms). An idle
+        table then costs a turn a frame and a register read in between."""
+        rest = self.rest_ms
+        while ms > rest:
+            sleep_ms(rest)
+            ms -= rest
+            if self.bank.pressed() & ~self.busy:
+                return
+        sleep_ms(ms)
+
+    # (tick() keeps to a few local names: a function with more than about 11 locals and
+    # stack slots gets its frame from the heap on every call on MicroPython, 50-100 us on
+    # the board.)
+    def poll_buttons(self, busy, now_ms):
+        for i in range(len(self.pins)):
+            if busy >> i & 1:
+                self.poll_button(i, now_ms)
+
+    def tick_clock(self, now_ms):
+        c = self.clock
+        if c is None:
+            return
+        lines = c.tick(now_ms)
+        if lines:
+            self.clock_lines(lines)
+        elif c.should_save(now_ms):
+            self.save_due = True
+        self.ring_clock(c, now_ms)
 
     def poll_button(self, i, now_ms):
         b = self.buttons[i]
@@ -697,6 +721,7 @@ class App:
         self.render_due = False
 
     def button_event(self, i, ev):
+        self.stats.dirty = True
         if i == 0 and self.clock_armed:
             self.clock_armed = False
             if ev == LONG:
@@ -753,6 +778,7 @@ class Rejected:
         self.tick(now_ms)
 
     def feed(self, data):
+        self.stats.dirty = True
         self.protocol.feed(data)
 
     def command(self, line):
@@ -769,8 +795,13 @@ class Rejected:
             return "ok repl"
         return "err config " + self.message
 
+    def doze(self, ms, sleep_ms):
+        sleep_ms(ms)
+
     def tick(self, now_ms):
+        """A frame of the error pattern; returns the loop's pause (ms), as App.tick."""
         if self.ring is not None:
             self.ring.render(now_ms)
             self.strip.show(self.ring.buf)
             self.last_frame = now_ms
+        return App.frame_ms

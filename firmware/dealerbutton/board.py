@@ -24,19 +24,21 @@ from dealerbutton.strip import NeoPixelStrip
 CONFIG_PATH = "/config.json"
 STATE_DIR = "/"
 WDT_MS = 8000          # rp2040: at most about 8.3 s
-LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
 SIO_GPIO_IN = 0xD0000004  # RP2040 SIO: the input level of GPIO n is bit n
 CTRL_C = 3             # the REPL's interrupt character, given back when the app lets go
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 
 
-def now_ms():
-    return int(time.ticks_ms())  # type: ignore[attr-defined]  (MicroPython's time)
+try:  # MicroPython's own, called straight (a wrapper would cost a call every loop turn)
+    now_ms = time.ticks_ms  # type: ignore[attr-defined]
+    sleep_ms = time.sleep_ms  # type: ignore[attr-defined]
+except AttributeError:  # CPython, where the tests run this module with fake pins
+    def now_ms():
+        return int(time.monotonic() * 1000) & 0x3FFFFFFF  # pyright: ignore
 
-
-def sleep_ms(ms):
-    time.sleep_ms(ms)  # type: ignore[attr-defined]
+    def sleep_ms(ms):
+        time.sleep(ms / 1000)
 
 
 def load_config(path=None):
@@ -63,8 +65,15 @@ def _load_config(config, path):
 
 
 def make_strip(cfg):
-    np = neopixel.NeoPixel(machine.Pin(cfg["pins"]["led"], machine.Pin.OUT), cfg["leds"])
-    return NeoPixelStrip(np, cfg["color_order"])
+    """The ring: on the RP2040 through its PIO and DMA (strip_pio.py: the CPU does not wait
+    for the bits), elsewhere through MicroPython's neopixel."""
+    order = cfg["color_order"]
+    if sys.platform == "rp2":
+        from dealerbutton.strip_pio import PioNeoPixel
+        np = PioNeoPixel(cfg["pins"]["led"], cfg["leds"], len(order))
+    else:
+        np = neopixel.NeoPixel(machine.Pin(cfg["pins"]["led"], machine.Pin.OUT), cfg["leds"])
+    return NeoPixelStrip(np, order)
 
 
 def seat_pins(cfg):
@@ -205,12 +214,15 @@ class Console:
         self.kbd_intr(CTRL_C)
 
     def waiting(self):
-        """True when a byte from the host is waiting (never blocks)."""
+        """True when a byte from the host is waiting (never blocks, allocates nothing:
+        ipoll, not poll, which makes a list every call)."""
         if self.poller is None:
             import select
             self.poller = select.poll()
             self.poller.register(sys.stdin, select.POLLIN)
-        return bool(self.poller.poll(0))
+        for _ in self.poller.ipoll(0):  # pyright: ignore[reportAttributeAccessIssue]
+            return True
+        return False
 
     def read(self):
         """One byte from the host (b"" at the end of input)."""
@@ -252,13 +264,14 @@ def run(loops=None, console=None):
                                             " (the watchdog resets the board in 8 s)"))
                 return
             now = now_ms()
-            pause = app.tick(now)  # shorter than LOOP_MS while a button is down
+            pause = app.tick(now)  # until the next frame, or 1 ms while a button is down
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
             if net is not None:
                 net.tick(now)   # feeds the watchdog before each call that may block
+                stats.dirty = True   # (the network's work allocates)
             stats.turn(app.last_frame == now)   # collects garbage after a frame if due
-            sleep_ms(pause or LOOP_MS)
+            app.doze(pause, sleep_ms)
         console.release()
     except KeyboardInterrupt:
         console.release()

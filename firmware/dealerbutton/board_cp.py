@@ -38,7 +38,6 @@ except ImportError:
 CONFIG_PATH = "/config.json"
 STATE_DIR = "/"
 WDT_S = 8              # rp2040: at most about 8.3 s
-LOOP_MS = 5            # pause per loop turn: buttons are polled every ~5-10 ms
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 app = None             # the running App (or Rejected), for tests
@@ -81,6 +80,10 @@ def clock():
 
 def sleep_s(seconds):
     time.sleep(seconds)
+
+
+def sleep_ms(ms):
+    sleep_s(ms / 1000)
 
 
 def gpio(n):
@@ -309,7 +312,6 @@ def run(loops=None):
             _write("* error " + READONLY)
         wdt = start_watchdog()
     host = Input()
-    pause = LOOP_MS / 1000
     n = 0
     try:
         while loops is None or n < loops:
@@ -322,11 +324,11 @@ def run(loops=None):
                       % ("" if stopped else " (the watchdog resets the board in 8 s)"))
                 return
             now = now_ms()
-            app.tick(now)
+            pause = app.tick(now)  # until the next frame, or 1 ms while a button is down
             app.stats.turn(app.last_frame == now)
             if wdt is not None:
                 wdt.feed()      # only a loop that got this far is healthy
-            sleep_s(pause)
+            app.doze(pause, sleep_ms)
     except KeyboardInterrupt:
         stopped = stop_watchdog(wdt)
         print("dealerbutton: stopped by Ctrl-C; the REPL is free%s"

@@ -1,17 +1,19 @@
 """The board's own figures (the `stats` command) and when the collector runs.
 
 The loop that drives the App (board.py, unix.py, board_cp.py) times each of its turns with
-Stats.turn(): how long the turn took, and whether it drew a frame. Durations go into
-histograms made once at start, so recording one allocates nothing and the figures cover
-the whole time since boot in fixed memory.
+Stats.start() and Stats.turn(): the whole turn, from reading the host's bytes to the
+collector, so that what the board reports is its real load. Durations go into histograms
+made once at start, so recording one allocates nothing and the figures cover the whole time
+since boot in fixed memory; `load` is the busy share of the last LOAD_WINDOW_MS.
 
-The collector runs when the loop has time for it: right after a turn that drew a frame
-(the next one is 25 ms away; a collection takes about 6 ms on the Pico), once COLLECT_AFTER
-more bytes are in use than after the last collection, or COLLECT_EVERY_MS went by with
-anything allocated. MicroPython collects by itself only when an allocation finds the heap
-full, wherever that happens to be, a frame as likely as anywhere; collected this way, the
-board's 246 KB heap never gets near full. CPython frees by reference counting and keeps
-its own collector.
+The collector runs right after a turn that drew a frame (the next one is 25 ms away; a
+collection takes about 5 ms on the Pico), at most every COLLECT_EVERY_MS, and only when the
+app did something since the last one (a host command, a press, a save: what allocates;
+an idle turn and a frame allocate nothing). MicroPython collects by itself only when an
+allocation finds the heap full, wherever that happens to be; collected this way, the
+board's 246 KB heap never gets near full. Nothing here asks the heap how full it is:
+gc.mem_alloc() walks the whole heap (about 11 ms on the Pico), so only the `stats` command
+does. CPython frees by reference counting and keeps its own collector.
 """
 
 import gc
@@ -28,8 +30,8 @@ except ImportError:
 
 # MicroPython and CircuitPython: a heap of their own to report and a collector to schedule
 OWN_HEAP = hasattr(gc, "mem_alloc")
-COLLECT_AFTER = const(16384)   # bytes allocated since the last collection
-COLLECT_EVERY_MS = const(1000)  # and at least this often when anything was allocated
+COLLECT_EVERY_MS = const(500)  # the collector runs at most this often
+LOAD_WINDOW_MS = const(10000)  # `load`: the busy share over this long
 STEPS = const(4)               # histogram buckets per doubling of the duration
 BUCKETS = const(100)           # 0 us .. about 2**24 us (17 s) at 4 per doubling
 
@@ -65,6 +67,12 @@ def _low(bucket):
     return v << (top - 1)
 
 
+# The buckets of durations under 1024 us, looked up rather than worked out: a loop turn is
+# counted 100 times a second. Longer ones up to 131 ms: a duration 128 times as long is
+# 7 doublings (7 * STEPS buckets) further up.
+_SMALL = bytes([_bucket(us) for us in range(1024)])
+
+
 class Histogram:
     """Durations in microseconds: count, max, and a median good to 1/STEPS of a
     doubling (about 19 %), from BUCKETS counters made once."""
@@ -75,90 +83,113 @@ class Histogram:
         self.max = 0
 
     def add(self, us):
-        self.counts[_bucket(us)] += 1
+        if 0 <= us < 1024:
+            b = _SMALL[us]
+        elif us < 1024 << 7:
+            b = _SMALL[us >> 7] + 7 * STEPS
+        else:
+            b = _bucket(us)
+        self.counts[b] += 1
         self.n += 1
         if us > self.max:
             self.max = us
 
     def median(self):
         """The lower bound of the bucket that holds the middle duration (0 when empty)."""
-        half = (self.n + 1) // 2
+        return self.percentile(50)
+
+    def percentile(self, p):
+        """The lower bound of the bucket that holds the p-th percentile (0 when empty)."""
+        rank = (self.n * p + 99) // 100
         seen = 0
         for b in range(BUCKETS):
             seen += self.counts[b]
-            if seen >= half and seen:
+            if seen >= rank and seen:
                 return _low(b)
         return 0
 
     def json(self):
-        return '{"n":%d,"median_us":%d,"max_us":%d}' % (self.n, self.median(), self.max)
+        return '{"n":%d,"median_us":%d,"p95_us":%d,"max_us":%d}' % (
+            self.n, self.median(), self.percentile(95), self.max)
 
 
 class Stats:
-    """What the `stats` command reports; turn() is called by the loop once per turn."""
+    """What the `stats` command reports; start() and turn() are called by the loop once per
+    turn, dirty set by the app whenever it did something that may allocate."""
 
-    def __init__(self, reset_cause="none"):
+    def __init__(self, reset_cause="none", clock_us=None):
+        self.clock_us = clock_us or ticks_us   # the tests give their own
         self.frame = Histogram()       # turns that drew a frame: the whole turn
-        self.loop = Histogram()        # every turn (polling, commands, frame, save)
-        self.collect = Histogram()     # the collector's pauses between frames
+        self.loop = Histogram()        # every turn (polling, commands, frame, save, collector)
+        self.collect = Histogram()     # the collector's pauses (after a frame)
         self.reset_cause = reset_cause
         self.saves = 0
         self.uptime_s = 0
         self.uptime_ms = 0
-        self.last = ticks_us()
+        self.last = self.clock_us()
         self.since = self.last         # the start of this turn
-        self.allocated = _allocated()  # heap in use after the last collection
-        self.collected = self.last     # when it was
+        self.collected = self.last     # when the collector last ran
+        self.dirty = False             # the app did something since then
+        self.busy_us = 0               # turns' time in this load window
+        self.window_ms = 0             # the load window's length so far
+        self.load = -1                 # busy per mille of the last whole window (-1: none yet)
 
     def start(self):
         """The loop's turn begins."""
-        now = ticks_us()
-        ms = ticks_diff(now, self.last) // 1000
-        if ms > 0:
-            self.last = ticks_add(self.last, ms * 1000)   # the part of a ms left counts next time
-            self.uptime_ms += ms
-            while self.uptime_ms >= 1000:
-                self.uptime_ms -= 1000
-                self.uptime_s += 1
-        self.since = now
+        self.since = self.clock_us()
 
     def turn(self, framed):
-        """The turn that start() began has ended; framed: it drew a frame. Collects garbage
-        if the turn drew a frame and enough was allocated since the last collection."""
-        took = ticks_diff(ticks_us(), self.since)
+        """The turn that start() began is over but for this; framed: it drew a frame. Runs
+        the collector if due, then counts the whole turn."""
+        if framed and self.dirty:
+            self.collect_if_due()
+        now = self.clock_us()
+        took = ticks_diff(now, self.since)
         self.loop.add(took)
+        self.busy_us += took
         if framed:
             self.frame.add(took)
-        self.collect_if_due(framed)
+            self.tally(now)   # 40 times a second is often enough for the clock's sums
 
-    def collect_if_due(self, framed):
-        if not OWN_HEAP or not framed:
+    def tally(self, now):
+        """Uptime and the load window, to now (whole ms: the rest counts next time)."""
+        ms = ticks_diff(now, self.last) // 1000
+        if ms <= 0:
+            return
+        self.last = ticks_add(self.last, ms * 1000)
+        self.uptime_ms += ms
+        while self.uptime_ms >= 1000:
+            self.uptime_ms -= 1000
+            self.uptime_s += 1
+        self.window_ms += ms
+        if self.window_ms >= LOAD_WINDOW_MS:
+            self.load = self.busy_us // self.window_ms   # us per ms: per mille
+            self.busy_us = 0
+            self.window_ms = 0
+
+    def collect_if_due(self):
+        if not OWN_HEAP:
             return False
-        used = _allocated()
-        if used < self.allocated:
-            self.allocated = used       # collected meanwhile (by hand, or a full heap)
-        grown = used - self.allocated
-        if grown < COLLECT_AFTER and (grown <= 0 or ticks_diff(self.since, self.collected)
-                                      < COLLECT_EVERY_MS * 1000):
+        t0 = self.clock_us()
+        ago = ticks_diff(t0, self.collected)
+        if 0 <= ago < COLLECT_EVERY_MS * 1000:
             return False
-        t0 = ticks_us()
         gc.collect()
-        self.collect.add(ticks_diff(ticks_us(), t0))
-        self.allocated = _allocated()
+        self.collect.add(ticks_diff(self.clock_us(), t0))
         self.collected = t0
+        self.dirty = False
         return True
 
     def json(self):
+        """The `stats` reply. The heap in use is what is alive: the collector runs first."""
+        self.tally(self.clock_us())
         heap = ',"heap_free":null,"heap_used":null'
         if OWN_HEAP:
+            gc.collect()
             heap = ',"heap_free":%d,"heap_used":%d' % (
                 gc.mem_free(), gc.mem_alloc())  # type: ignore[attr-defined]
-        return ('{"uptime_s":%d,"reset_cause":"%s","saves":%d%s,"frame":%s,"loop":%s,'
-                '"collect":%s}' % (self.uptime_s, self.reset_cause, self.saves, heap,
-                                   self.frame.json(), self.loop.json(), self.collect.json()))
-
-
-def _allocated():
-    if OWN_HEAP:
-        return gc.mem_alloc()  # type: ignore[attr-defined]
-    return 0
+        load = "null" if self.load < 0 else "%d" % self.load
+        return ('{"uptime_s":%d,"reset_cause":"%s","saves":%d,"load_permille":%s%s,"frame":%s,'
+                '"loop":%s,"collect":%s}' % (self.uptime_s, self.reset_cause, self.saves, load,
+                                             heap, self.frame.json(), self.loop.json(),
+                                             self.collect.json()))

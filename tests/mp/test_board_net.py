@@ -10,6 +10,7 @@ import mptest
 import neopixel  # tests/fakes
 import network  # tests/fakes
 from dealerbutton import board, net
+from dealerbutton.app import App
 from umqtt import simple  # tests/fakes
 
 ROOT = "board_net_tmp"
@@ -75,7 +76,6 @@ def run(plan, loops, in_reach=True, broker_up=True, network_block=NETWORK, seats
     clock = [0]
     board.CONFIG_PATH = ROOT + "/config.json"
     board.STATE_DIR = ROOT
-    board.LOOP_MS = 0
     board._write = out.append
 
     def sleep_ms(ms):
@@ -84,8 +84,19 @@ def run(plan, loops, in_reach=True, broker_up=True, network_block=NETWORK, seats
     board.now_ms = lambda: clock[0]
     board.sleep_ms = sleep_ms
     script = Script(plan)
-    board.run(loops=loops, console=script)
+    # One sleep a turn (a Pico W's loop turn modelled as 50 ms), not the App's doze, which
+    # cuts a sleep into 10 ms reads of the buttons.
+    doze = App.doze
+    App.doze = one_sleep
+    try:
+        board.run(loops=loops, console=script)
+    finally:
+        App.doze = doze
     return out, script
+
+
+def one_sleep(app, ms, sleep_ms):
+    sleep_ms(ms)
 
 
 def _json(d):

@@ -82,8 +82,8 @@ def test_buttons_at_rest_are_read_once_and_not_decoded():
         b = rig.app.buttons[i]
         b.update = _counting(b.update, i, updates)
     rig.run(100)
-    # Twenty turns: buttons at rest are read on every other one.
-    assert [p.reads for p in pins] == [10] * len(pins), [p.reads for p in pins]
+    # Twenty turns: buttons at rest are read once a turn, through the bank.
+    assert [p.reads for p in pins] == [20] * len(pins), [p.reads for p in pins]
     assert updates == [], updates
     # A press: that button alone is decoded, until it is at rest again.
     pins[4].level = 0
@@ -140,15 +140,11 @@ def test_idle_tick_allocates_nothing():
 def test_the_loop_turns_quickly_only_while_a_button_is_down():
     rig = seated_rig()
     app = rig.app
-    assert app.tick(rig.now + 5) is None  # at rest: the loop's own pace
     rig.now += 5
+    assert 1 <= app.tick(rig.now) <= app.frame_ms  # at rest: until the next frame
     rig.pins[5].level = 0
     rig.now += 5
-    pause = app.tick(rig.now)
-    if pause is None:  # a turn that does not read the buttons at rest: the next one does
-        rig.now += 5
-        pause = app.tick(rig.now)
-    assert pause == app.quick_ms
+    assert app.tick(rig.now) == app.quick_ms
     for _ in range(300):
         rig.now += 1
         assert app.tick(rig.now) == app.quick_ms  # held
@@ -158,8 +154,66 @@ def test_the_loop_turns_quickly_only_while_a_button_is_down():
         rig.now += 1
         pauses.append(app.tick(rig.now))
     # Released: quick until the release has counted (20 ms), then the loop's pace again.
-    assert pauses[:19] == [app.quick_ms] * 19 and pauses[-1] is None, pauses
+    assert pauses[:19] == [app.quick_ms] * 19 and pauses[-1] > app.quick_ms, pauses
     assert rig.table.status(5) == "waiting"
+
+
+def test_at_rest_the_loop_turns_once_a_frame():
+    rig = seated_rig()
+    app = rig.app
+    rig.now += app.tick(rig.now)
+    frames = []
+    for _ in range(100):
+        pause = app.tick(rig.now)
+        assert app.last_frame == rig.now   # every turn draws a frame ...
+        frames.append(rig.now)
+        assert 1 <= pause <= app.frame_ms, pause
+        rig.now += pause
+    gaps = [frames[i + 1] - frames[i] for i in range(len(frames) - 1)]
+    assert set(gaps) == {app.frame_ms}, gaps   # ... on the 25 ms grid
+
+
+class Sleeps:
+    """The board's sleep_ms for doze(): the rig's clock moves on; a pin may go down at a
+    given time."""
+
+    def __init__(self, rig, pin=None, down_at=None):
+        self.rig = rig
+        self.pin = pin
+        self.down_at = down_at
+        self.slept = []
+
+    def __call__(self, ms):
+        self.slept.append(ms)
+        self.rig.now += ms
+        if self.pin is not None and self.rig.now >= self.down_at:
+            self.rig.pins[self.pin].level = 0
+
+
+def test_doze_sleeps_to_the_next_frame_and_wakes_for_a_press():
+    rig = seated_rig()
+    app = rig.app
+    sleep = Sleeps(rig)
+    app.doze(25, sleep)
+    assert sleep.slept == [10, 10, 5]   # the buttons read twice meanwhile
+    # A button goes down 12 ms in: the next read sees it and the loop turns at once.
+    sleep = Sleeps(rig, pin=4, down_at=rig.now + 12)
+    app.doze(25, sleep)
+    assert sleep.slept == [10, 10], sleep.slept
+    assert app.tick(rig.now) == app.quick_ms
+
+
+def test_doze_does_not_wake_for_a_button_already_held():
+    rig = seated_rig()
+    app = rig.app
+    rig.pins[3].level = 0
+    for _ in range(31000 // 5):   # held until it is stuck: the loop polls it every turn
+        rig.now += 5
+        app.tick(rig.now)
+    assert app.buttons[3].stuck
+    sleep = Sleeps(rig)
+    app.doze(25, sleep)
+    assert sleep.slept == [10, 10, 5]   # it does not cut the sleep short
 
 
 def test_a_stuck_button_does_not_keep_the_loop_quick():
@@ -171,7 +225,7 @@ def test_a_stuck_button_does_not_keep_the_loop_quick():
         rig.now += 5
         pause = app.tick(rig.now)
     assert app.buttons[3].stuck
-    assert pause is None
+    assert pause > app.quick_ms
     assert "* error seat 3 button stuck" in rig.take()
 
 
