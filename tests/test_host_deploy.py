@@ -58,6 +58,14 @@ def board(tmp_path):
     b.close()
 
 
+@pytest.fixture
+def wifi_board(tmp_path):
+    """A board with Wi-Fi (a Pico W): the tests' stand-in `network` module importable."""
+    b = MicroPythonBoard(tmp_path, env=dict(os.environ, MICROPYPATH=".frozen:" + str(FAKES)))
+    yield b
+    b.close()
+
+
 def run_deploy(*args, env=None):
     proc = subprocess.run([str(BIN / "dealerbutton"), "deploy", *args], capture_output=True,
                           text=True, timeout=120, env=env)
@@ -228,7 +236,8 @@ def mip_index(root):
     return root
 
 
-def test_a_network_block_sends_net_and_installs_umqtt_with_mip(board, tmp_path):
+def test_a_network_block_sends_net_and_installs_umqtt_with_mip(wifi_board, tmp_path):
+    board = wifi_board
     target = tmp_path / "flash"
     index = mip_index(tmp_path / "index")
     env = dict(os.environ, DEALERBUTTON_MIP_INDEX=str(index))
@@ -274,7 +283,25 @@ def test_a_network_block_sends_net_and_installs_umqtt_with_mip(board, tmp_path):
                                    "again with this config.json"), proc.stdout
 
 
-def test_an_index_that_cannot_be_reached_changes_nothing(board, tmp_path):
+def test_a_network_block_on_a_board_without_wifi_installs_no_umqtt(board, tmp_path):
+    # A Pico (no radio) with a network block: net.py goes (it says at power-up that there
+    # is no Wi-Fi), umqtt.simple is not fetched: no index is needed.
+    target = tmp_path / "flash"
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
+    env = dict(os.environ, DEALERBUTTON_MIP_INDEX=str(tmp_path / "no-index"))
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
+                              str(config), "--no-reset", env=env)
+    assert rc == 0, out + err
+    assert ("network: the board on %s has no Wi-Fi (no network module): umqtt.simple is not "
+            "installed, and the table will run without the network" % board.port) in out, out
+    assert "mip" not in out
+    assert (target / "dealerbutton" / "net.mpy").exists()
+    assert not (target / "lib").exists()
+
+
+def test_an_index_that_cannot_be_reached_changes_nothing(wifi_board, tmp_path):
+    board = wifi_board
     target = tmp_path / "flash"
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"seats": 6, "network": NETWORK}))

@@ -195,8 +195,13 @@ def _ls(p):
         return [e[0] for e in os.ilistdir(p)]
     except OSError:
         return None
+try:
+    import network
+    _wifi = True
+except ImportError:
+    _wifi = False
 print(repr((sys.implementation.name, sys.platform, getattr(sys.implementation, '_mpy', 0),
-            [_h(p) for p in %r], _ls(%r), _ls(%r))))
+            [_h(p) for p in %r], _ls(%r), _ls(%r), _wifi)))
 """
 
 
@@ -249,16 +254,16 @@ class Board:
             pass    # the device went away: entering the raw REPL says so
         return b"ok repl" in seen
 
-    def run(self, code: str) -> bytes:
-        from mpremote.transport import TransportExecError
-
+    def run(self, code: str, timeout: int = 10) -> bytes:
+        """Run code at the raw REPL; its output, or DeployError (its error's last line)."""
         try:
-            return self.t.exec(code)
-        except TransportExecError as e:
-            raise DeployError("the board failed: %s" % e.error_output.strip().splitlines()[-1]
-                              ) from None
+            out, err = self.t.exec_raw(code, timeout)
         except (self.TransportError, OSError) as e:
             raise DeployError("lost the board on %s: %s" % (self.port, e)) from None
+        if err:
+            raise DeployError("the board failed: %s" % err.decode(errors="replace").strip()
+                              .splitlines()[-1])
+        return out
 
     def probe(self, paths: List[str], folders: List[str]):
         raw = self.run(PROBE % (paths, folders[0], folders[1]))
@@ -405,9 +410,14 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
             out("the app on %s left the serial line to the REPL (repl command)" % port)
         dirs = [target.rstrip("/") or "/", join(target, "dealerbutton")]
         network = any(Path(i.remote).name == "net.mpy" for i in items)
-        name, platform, mpy, hashes, top, listing = board.probe(
+        name, platform, mpy, hashes, top, listing, wifi = board.probe(
             [i.remote for i in items] + umqtt_paths(target), [dirs[0], dirs[1]])
         have_umqtt = any(h is not None for h in hashes[len(items):])
+        if network and not wifi:
+            # A Pico, not a Pico W: net.py says so at power-up and the table runs on.
+            out("network: the board on %s has no Wi-Fi (no network module): umqtt.simple is "
+                "not installed, and the table will run without the network" % port)
+        install = network and wifi and not have_umqtt
         hashes = hashes[:len(items)]
         if name != "micropython":
             raise DeployError("the board on %s runs %s, not MicroPython: this deploy copies "
@@ -422,10 +432,10 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         stale = stale_files(target, listing, items)
         same = len(items) - len(todo)
         umqtt = "%s %s" % umqtt_pin()
-        if network and have_umqtt:
+        if network and wifi and have_umqtt:
             out("%s: already on the board (%s)" % (umqtt, join(target, "lib/umqtt")))
         if dry_run:
-            if network and not have_umqtt:
+            if install:
                 out("would install %s with mip from %s -> %s" % (umqtt, mip_index(),
                                                                  join(target, "lib")))
             for item, why in todo:
@@ -441,7 +451,7 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
             return 0
         if top is None and dirs[0] != "/":
             board.mkdir(dirs[0])
-        if network and not have_umqtt:
+        if install:
             install_umqtt(board, target, out)  # first: if it fails, nothing else changed
         if listing is None:
             board.mkdir(dirs[1])
