@@ -131,19 +131,34 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
                    "do not serve")
 
-    b = sub.add_parser("bench", help="the firmware's benchmark on this machine, or with --port "
-                       "the figures a running board (or the emulator's pty) reports",
-                       description="Without --port: time and weigh the firmware on the "
-                       "MicroPython unix port and estimate the board's figures (python -m "
-                       "dealerbutton_host.bench --help has more options). With --port: ask a "
-                       "running board (or the emulator's pty) for its own figures (the "
-                       "protocol's stats command) and print them.")
-    b.add_argument("--port", help="serial port of the board (or the emulator's pty)")
+    b = sub.add_parser("bench", help="the firmware's figures: on the emulated Pico (--board), "
+                       "on a running board (--port), or on this computer's MicroPython",
+                       description="--board: deploy the firmware onto emulated Picos "
+                       "(MicroPython's own RPI_PICO firmware on rp2040js, from the rp2sim kit) "
+                       "and measure it there in emulated time: idle CPU, release -> LED, frame "
+                       "time, heap, bytes allocated, deploy time. --port: ask a running board "
+                       "(or the emulator's pty) for its own figures (the stats command). "
+                       "Neither: time and weigh the firmware on the MicroPython unix port of "
+                       "this computer (python -m dealerbutton_host.bench --help).")
+    where = b.add_mutually_exclusive_group()
+    where.add_argument("--board", action="store_true",
+                       help="measure on emulated Picos (a few minutes; progress on stderr)")
+    where.add_argument("--port", help="serial port of the board (or the emulator's pty)")
+    b.add_argument("--kit", metavar="DIR",
+                   help="with --board: the rp2sim kit (default: $DEALERBUTTON_RP2SIM, else "
+                   "../shared/rp2sim beside this checkout)")
+    b.add_argument("--profile", action="store_true",
+                   help="with --board: also where an idle cash game spends the CPU, by "
+                   "function (needs arm-none-eabi-nm)")
+    b.add_argument("--quick", action="store_true",
+                   help="with --board: 20 hands a setup instead of 200, one round of presses")
+    b.add_argument("--json", metavar="FILE", help="with --board: the figures as JSON, to FILE")
 
     from .mqttcli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
+    p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p
 
 
@@ -173,6 +188,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return clock_main(_monitor_port(args))
         if args.command == "bench":
+            board_only = [o for o in ("kit", "profile", "quick", "json") if getattr(args, o)]
+            if board_only and not args.board:
+                p.bench.error("--%s needs --board" % board_only[0])  # type: ignore[attr-defined]
+            if args.board:
+                from .boardbench import main as board_main
+
+                return board_main(args.kit, args.json, args.quick, args.profile)
             if args.port:
                 from .boardstats import main as stats_main
 

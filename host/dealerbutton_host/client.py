@@ -310,12 +310,13 @@ class Client:
         return out
 
     # -- commands -----------------------------------------------------------------
-    def send(self, command: str, timeout: Optional[float] = None) -> Reply:
-        """Send one command line and return its reply; events that arrive meanwhile are
-        collected. Raises DeviceTimeout when no reply comes within the timeout."""
+    def send(self, command: str, timeout: Optional[float] = None, end: bytes = b"\n") -> Reply:
+        """Send one command line (ended by `end`: a serial terminal sends CR) and return its
+        reply; events that arrive meanwhile are collected. Raises DeviceTimeout when no
+        reply comes within the timeout."""
         if "\n" in command or "\r" in command:
             raise ValueError("one command per line: %r" % command)
-        data = command.encode("ascii", "replace") + b"\n"
+        data = command.encode("ascii", "replace") + end
         self.poll(0)  # anything already waiting is not the reply to this command
         self.link.write(data)
         wait = self.timeout if timeout is None else timeout

@@ -1,0 +1,579 @@
+"""`dealerbutton bench --board`: the firmware measured on the emulated Pico, in emulated time.
+
+The firmware is deployed with the project's own deploy onto MicroPython's own RPI_PICO
+firmware running in rp2040js (the rp2sim kit, see rp2sim.py), one emulated board per table
+configuration. Buttons are pressed through the kit's control port, the ring is read back from
+its WS2812 decoder, the table is driven with the line protocol on the USB serial, and the
+figures are read off the emulated clock (125 MHz, cycle-counted):
+
+- idle CPU: cycles executed / cycles elapsed while nobody presses anything;
+- release -> LED: from the emulated moment a button is let go to the end of the first frame
+  that shows the press (its flash), for seats in every role, and the long press's "let go"
+  flash after the 1 s mark;
+- heap in use after 200 hands (the device's `stats`);
+- on the board itself, through the REPL after the app hands it over (boardprobe.py): frame
+  time, deal() and seat events, the bytes each allocates, a save;
+- deploy time (wall time: the emulator runs the board about 5x slower than a Pico while it
+  is busy, and mpremote's round trips are wall time too).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .client import Client, DeviceError
+from .rp2sim import NS_PER_MS, Board, BoardError, Kit, KitMissing
+
+HERE = Path(__file__).resolve().parent
+# Targets (the README's Benchmarks section).
+IDLE_TARGET = 0.10        # CPU share, every configuration
+PRESS_TARGET_MS = 30.0    # release -> LED, every press
+FRAME60_TARGET_US = 2500  # 60-LED frame, p95
+HEAP_BUDGET = 96 * 1024   # heap in use, every configuration
+HANDS = 200
+
+# A tournament of 20 entries (17 levels, 3 breaks), as a card room runs one.
+TOURNAMENT = {"ante_kind": "bb", "levels": [
+    {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "minutes": 20},
+    {"sb": 75, "bb": 150, "minutes": 20}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 20},
+    {"break": 10},
+    {"sb": 150, "bb": 300, "ante": 300, "minutes": 20},
+    {"sb": 200, "bb": 400, "ante": 400, "minutes": 20},
+    {"sb": 300, "bb": 600, "ante": 600, "minutes": 20},
+    {"sb": 400, "bb": 800, "ante": 800, "minutes": 20},
+    {"break": 10},
+    {"sb": 500, "bb": 1000, "ante": 1000, "minutes": 20},
+    {"sb": 600, "bb": 1200, "ante": 1200, "minutes": 20},
+    {"sb": 800, "bb": 1600, "ante": 1600, "minutes": 20},
+    {"sb": 1000, "bb": 2000, "ante": 2000, "minutes": 20},
+    {"sb": 1500, "bb": 3000, "ante": 3000, "minutes": 20},
+    {"break": 15},
+    {"sb": 2000, "bb": 4000, "ante": 4000, "minutes": 20},
+    {"sb": 3000, "bb": 6000, "ante": 6000, "minutes": 20},
+    {"sb": 4000, "bb": 8000, "ante": 8000, "minutes": 20},
+    {"sb": 5000, "bb": 10000, "ante": 10000, "minutes": 20}]}
+NETWORK = {"ssid": "club", "wifi_password": "secret", "broker": "192.168.1.10",
+           "room": "club", "table": "t1"}
+
+
+class Setup:
+    """One configuration of the table on the board: its config.json fields, and what the
+    bench does before measuring (players, markers, the clock)."""
+
+    def __init__(self, key: str, label: str, fields: Dict[str, Any], players: int = 0,
+                 away: Tuple[int, ...] = (), post: Tuple[int, ...] = (),
+                 wait: Tuple[int, ...] = (), clock: bool = False, presses: bool = False,
+                 hands: bool = True, frame_row: Optional[str] = None):
+        self.key = key
+        self.label = label
+        self.fields = fields
+        self.players = players
+        self.away = away      # seats that step away after the hands (owe blinds: blue)
+        self.post = post      # seats taken at the end, posting (blinking yellow)
+        self.wait = wait      # seats taken at the end, waiting for the big blind
+        self.clock = clock
+        self.presses = presses
+        self.hands = hands
+        self.frame_row = frame_row  # the frame time's row in the table, or None
+
+    def config(self) -> Dict[str, Any]:
+        from dealerbutton import config
+
+        d = dict(self.fields)
+        cfg, errors = config.validate(d)
+        if errors:
+            raise ValueError("bench config %s refused: %s" % (self.key, errors))
+        return cfg
+
+
+SETUPS = [
+    Setup("empty", "empty table, 9 seats, 24 LEDs", {}, hands=False),
+    Setup("cash", "cash game, 9 seats, 24 LEDs", {}, players=9, presses=True,
+          frame_row="9 seats, a hand on"),
+    Setup("cash60", "cash game, 12 seats, 60 LEDs, away and owes markers",
+          {"seats": 12, "leds": 60}, players=9, away=(3, 7), post=(10, 11), wait=(12,),
+          frame_row="12 seats, away and owes markers"),
+    Setup("tournament", "tournament, 20-entry schedule, clock running",
+          {"tournament": TOURNAMENT}, players=9, clock=True, frame_row="tournament clock"),
+    Setup("network", "network block (a Pico: no radio)", {"network": NETWORK}, players=9),
+]
+
+
+def progress(msg: str) -> None:
+    sys.stderr.write("bench --board: %s\n" % msg)
+    sys.stderr.flush()
+
+
+def _pct(values: List[float], p: float) -> Optional[float]:
+    if not values:
+        return None
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
+
+
+class Table:
+    """A board running one Setup: deployed, its protocol client connected."""
+
+    def __init__(self, kit: Kit, setup: Setup, say: Callable[[str], None]):
+        self.setup = setup
+        self.say = say
+        self.cfg = setup.config()
+        self.board: Optional[Board] = None
+        self.client: Optional[Client] = None
+        self.figures: Dict[str, Any] = {"label": setup.label}
+        self.kit = kit
+        self.tmp = Path(tempfile.mkdtemp(prefix="dealerbutton-bench-"))
+
+    # -- start ----------------------------------------------------------------------
+    def start(self) -> None:
+        """A new board: boot it, deploy the firmware and this setup's config.json."""
+        self.board = self.kit.board(leds=self.cfg["leds"])
+        path = self.tmp / "config.json"
+        path.write_text(json.dumps(self.setup.fields))
+        self.figures["deploy_first_s"] = self.deploy(path)
+        self.figures["deploy_again_s"] = self.deploy(path)
+        self.connect()
+
+    def boot(self, image: Path) -> None:
+        """A new board booted from a copy of a board's flash (Board.savefs): the app
+        starts from it as after a power cycle."""
+        self.board = self.kit.board(fs=image, leds=self.cfg["leds"])
+        self.connect()
+
+    def deploy(self, config: Path) -> float:
+        from .deploy import DeployError, deploy
+
+        assert self.board is not None
+        lines: List[str] = []
+        t0 = time.monotonic()
+        try:
+            rc = deploy(port=self.board.pty, config=str(config), out=lines.append)
+        except DeployError as exc:
+            raise BoardError("deploy failed: %s" % exc) from None
+        if rc:
+            raise BoardError("deploy failed: %s" % "; ".join(lines[-3:]))
+        return round(time.monotonic() - t0, 2)
+
+    def connect(self) -> None:
+        assert self.board is not None
+        self.board.run_for(1500)   # the app's start-up
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.client = Client.serial(self.board.pty, timeout=30)
+                self.client.sync()
+                return
+            except DeviceError:
+                if self.client:
+                    self.client.close()
+                if time.monotonic() > deadline:
+                    raise BoardError("the app on the emulated Pico does not answer") from None
+                time.sleep(0.5)
+
+    def call(self, line: str) -> str:
+        assert self.client is not None
+        return self.client.call(line)
+
+    def close(self) -> None:
+        if self.client:
+            self.client.close()
+        if self.board:
+            self.board.close()
+
+    # -- the game ---------------------------------------------------------------------
+    def seat_players(self) -> None:
+        for s in range(1, self.setup.players + 1):
+            self.call("sit %d" % s)
+        if self.setup.players >= 2:
+            self.call("deal 1")
+
+    def play_hands(self, hands: int) -> None:
+        """hands deals, a seat going away and coming back now and then (debts, markers)."""
+        seats = self.setup.players
+        for i in range(hands):
+            s = 1 + i % seats
+            if i % 5 == 1:
+                self.call("away %d" % s)
+            elif i % 5 == 3:
+                self.call("back %d" % (1 + (i - 2) % seats))
+            self.call("deal")
+            if i % 25 == 0:
+                self.say("%s: hand %d of %d" % (self.setup.key, i + 1, hands))
+
+    def markers(self) -> None:
+        for s in self.setup.away:
+            if json.loads(self.call("state"))["seats"][s - 1]["status"] == "active":
+                self.call("away %d" % s)
+        self.call("deal")
+        self.call("deal")
+        for s in self.setup.post:
+            self.call("sit %d post" % s)
+        for s in self.setup.wait:
+            self.call("sit %d wait" % s)
+
+    def stats(self) -> Dict[str, Any]:
+        assert self.client is not None
+        return self.client.json("stats")
+
+    # -- measures ---------------------------------------------------------------------
+    def idle(self, key: str, ms: int = 3000) -> float:
+        assert self.board is not None
+        self.board.run_for(500)   # the last command's save and flash are over
+        share = self.board.busy_share(ms)
+        self.figures[key] = round(share, 4)
+        return share
+
+
+# -- the ring, as the firmware draws it (for reading presses off the decoded frames) ---------
+
+class RingView:
+    """Which strip LEDs a seat's arc covers and the colour of an accepted press's flash there,
+    from the firmware's own ring (ring.py) on this computer."""
+
+    def __init__(self, cfg: Dict[str, Any]):
+        from dealerbutton.app import make_ring
+
+        self.ring = make_ring(cfg)
+
+    def arc(self, seat: int) -> List[int]:
+        return self.ring.arc(seat)
+
+    def flash_colour(self, seat: int) -> List[str]:
+        ring = self.ring
+        for s in range(len(ring.marks)):
+            ring.marks[s] = 0
+        ring.flash(seat, True, 0)
+        buf = ring.render(0)
+        ring._flash_seat = -1  # (a bench copy: its flash ends here)
+        return ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
+                for i in self.arc(seat)]
+
+    def shows_flash(self, frame_leds: List[str], seat: int, colour: List[str]) -> bool:
+        arc = self.arc(seat)
+        return [frame_leds[i] for i in arc] == colour
+
+
+def gpio_of(cfg: Dict[str, Any], seat: int) -> int:
+    return cfg["pins"]["next"] if seat == 0 else cfg["pins"]["seats"][seat - 1]
+
+
+def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, Any]:
+    """Press seat's button (0: next hand) for hold_ms emulated ms; the release -> flash latency
+    (ms), and for a long press (>= 1 s) the "let go" flash's lateness after the 1 s mark."""
+    board = table.board
+    assert board is not None
+    colour = view.flash_colour(seat)
+    first = board.frame_count()
+    down = board.press(gpio_of(table.cfg, seat), hold_ms)
+    up = down + hold_ms * NS_PER_MS
+    board.wait_until(up + 400 * NS_PER_MS)
+    frames = board.frames(since=first - 1)
+    before = [f for f in frames if f["endNs"] and f["endNs"] < down]
+    if before and [before[-1]["leds"][i] for i in view.arc(seat)] == colour:
+        colour = ["000000"] * len(colour)   # an arc all white already flashes dark
+    r: Dict[str, Any] = {"seat": seat, "hold_ms": hold_ms, "release_ms": None}
+    for f in frames:
+        if f["endNs"] and f["endNs"] > up and view.shows_flash(f["leds"], seat, colour):
+            r["release_ms"] = round((f["endNs"] - up) / NS_PER_MS, 2)
+            break
+    if hold_ms >= 1000:
+        mark = down + 1000 * NS_PER_MS
+        r["let_go_ms"] = None
+        for f in frames:
+            if f["endNs"] and mark <= f["endNs"] < up and view.shows_flash(f["leds"], seat, colour):
+                r["let_go_ms"] = round((f["endNs"] - mark) / NS_PER_MS, 2)
+                break
+    assert table.client is not None
+    table.client.poll(0.2)
+    return r
+
+
+def hand_roles(table: Table) -> Dict[str, int]:
+    hand = json.loads(table.call("hand"))
+    roles = {"button": hand["button"], "BB": hand["bb"]}
+    if hand.get("sb"):
+        roles["SB"] = hand["sb"]
+    if hand.get("first_to_act"):
+        roles["first to act"] = hand["first_to_act"]
+    return roles
+
+
+def measure_presses(table: Table, rounds: int) -> Dict[str, Any]:
+    """Short presses on seats in every role (each sends the player away: the press again,
+    on an away player, brings him back), an empty seat, the next-hand button (a deal), and
+    long presses (a seat leaves, the next-hand button undoes it)."""
+    view = RingView(table.cfg)
+    by_role: Dict[str, List[float]] = {}
+    missing: List[str] = []
+    let_go: List[float] = []
+
+    def note(role: str, r: Dict[str, Any]) -> None:
+        if r["release_ms"] is None:
+            missing.append(role)
+        else:
+            by_role.setdefault(role, []).append(r["release_ms"])
+
+    for n in range(rounds):
+        table.say("presses, round %d of %d" % (n + 1, rounds))
+        for role, seat in sorted(hand_roles(table).items()):
+            note(role, press(table, view, seat, 100 + 7 * n))
+            note("away", press(table, view, seat, 100 + 11 * n))
+        table.call("leave 9")
+        note("empty", press(table, view, 9, 120 + 5 * n))
+        note("next hand (deal)", press(table, view, 0, 100 + 13 * n))
+        r = press(table, view, 9, 1500)
+        note("long (leave)", r)
+        if r.get("let_go_ms") is not None:
+            let_go.append(r["let_go_ms"])
+        r = press(table, view, 0, 1500)
+        note("long (undo)", r)
+        if r.get("let_go_ms") is not None:
+            let_go.append(r["let_go_ms"])
+    every = [v for vs in by_role.values() for v in vs]
+    return {
+        "roles": {k: {"n": len(v), "median_ms": statistics.median(v), "max_ms": max(v)}
+                  for k, v in sorted(by_role.items())},
+        "all": {"n": len(every), "median_ms": statistics.median(every) if every else None,
+                "max_ms": max(every) if every else None},
+        "not_seen": missing,
+        "let_go_ms": {"n": len(let_go), "median_ms": statistics.median(let_go) if let_go else None,
+                      "max_ms": max(let_go) if let_go else None},
+    }
+
+
+# -- on the board itself: boardprobe.py through the REPL --------------------------------------
+
+def run_probe(table: Table) -> Dict[str, Any]:
+    """Hand the serial line to the REPL (`repl`) and run boardprobe.py there: the App built
+    as board.run() builds it, on the table the bench left in /state.json."""
+    from .deploy import Board as Repl
+
+    assert table.board is not None and table.client is not None
+    table.client.close()
+    table.client = None
+    repl = Repl(table.board.pty, lambda s: None)
+    try:
+        out = repl.run((HERE / "boardprobe.py").read_text(), timeout=600)
+    finally:
+        repl.close()
+    for line in reversed(out.decode(errors="replace").splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise BoardError("boardprobe.py printed no figures: %r" % out[-300:])
+
+
+# -- one configuration, start to end -----------------------------------------------------------
+
+def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
+              say: Callable[[str], None], want_profile: bool = False) -> Dict[str, Any]:
+    t = Table(kit, setup, say)
+    try:
+        say("%s: booting the emulated Pico, deploying" % setup.key)
+        t.start()
+        f = t.figures
+        if setup.key == "empty":
+            t.idle("idle_cpu")
+            f["heap_start_b"] = t.stats()["heap_used"]
+        else:
+            t.seat_players()
+            if setup.clock:
+                t.call("clock resume")
+            if setup.hands:
+                t.play_hands(hands)
+            t.markers()
+            f["heap_b"] = t.stats()["heap_used"]
+            f["hands"] = hands
+            t.idle("idle_cpu")
+            if setup.presses:
+                f["presses"] = measure_presses(t, rounds)
+        st = t.stats()
+        f["device_stats"] = st
+        if want_profile and setup.presses:
+            say("%s: profile (the kit's PC profiler, on a copy of the board's flash)"
+                % setup.key)
+            assert t.board is not None
+            image = t.tmp / "flash.img"
+            t.board.savefs(str(image))
+            f["profile"] = profile(kit, image)
+        if probe:
+            say("%s: on the board itself (boardprobe.py over the REPL)" % setup.key)
+            f["probe"] = run_probe(t)
+        return f
+    finally:
+        t.close()
+
+
+def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
+            probe: bool, want_profile: bool = False) -> Dict[str, Any]:
+    """Every setup on a board of its own, `jobs` at a time, each in a process of its own
+    (mpremote, which deploy uses, redirects the process's stdout while it connects)."""
+    results: Dict[str, Any] = {}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
+                               want_profile): s for s in setups}
+        for fut in concurrent.futures.as_completed(futures):
+            s = futures[fut]
+            results[s.key] = fut.result()
+            progress("%s: done" % s.key)
+    return results
+
+
+# -- the profile: where the busy cycles go (the kit's PC profiler) ---------------------------
+
+def profile(kit: Kit, image: Path, top: int = 15) -> Dict[str, Any]:
+    """measure/prof.mjs on the flash image of a table: it boots it (the app restores the
+    table), lets it settle, then counts CPU cycles per firmware function (symbols from the
+    kit's firmware.elf through arm-none-eabi-nm) over 3 emulated seconds."""
+    import shutil
+    import subprocess
+
+    if shutil.which("arm-none-eabi-nm") is None:
+        return {"missing": "arm-none-eabi-nm is not installed (Debian: binutils-arm-none-eabi)"}
+    proc = subprocess.run(["node", "measure/prof.mjs", "--fs", str(image), "--settle", "6",
+                           "--window", "3", "--top", str(top)], cwd=kit.scratch,
+                          capture_output=True, text=True, timeout=600)
+    lines = proc.stdout.splitlines()
+    if proc.returncode or not lines:
+        return {"error": (proc.stderr.strip().splitlines() or ["prof.mjs failed"])[-1]}
+    head = json.loads(lines[0])
+    rows = []
+    for line in lines[2:2 + top]:
+        parts = line.split(None, 2)
+        if len(parts) == 3 and parts[0].endswith("%"):
+            rows.append({"all_pct": float(parts[0][:-1]), "busy_pct": float(parts[1][:-1]),
+                         "function": parts[2]})
+    return {"busy_pct": head["busy_pct"], "window_s": head["window_emulated_s"], "top": rows}
+
+
+# -- the report ---------------------------------------------------------------------------
+
+def _ms(v: Optional[float]) -> str:
+    return "-" if v is None else "%.1f ms" % v
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
+    """(figure, on the board, target, verdict) for every figure of a run."""
+    out: List[Tuple[str, str, str, str]] = []
+    setups = res["setups"]
+    for f in setups.values():
+        out.append(("idle CPU: %s" % f["label"], "%.1f %%" % (100 * f["idle_cpu"]),
+                    "<= 10 %", _verdict(f["idle_cpu"] <= IDLE_TARGET)))
+    for f in setups.values():
+        if "heap_b" in f:
+            out.append(("heap in use after %d hands: %s" % (f["hands"], f["label"]),
+                        "%.1f KB" % (f["heap_b"] / 1024), "<= 96 KB",
+                        _verdict(f["heap_b"] <= HEAP_BUDGET)))
+    presses = setups.get("cash", {}).get("presses")
+    if presses:
+        for role, v in presses["roles"].items():
+            out.append(("release -> LED: %s (%d)" % (role, v["n"]),
+                        "median %s, max %s" % (_ms(v["median_ms"]), _ms(v["max_ms"])),
+                        "<= 30 ms", _verdict(v["max_ms"] <= PRESS_TARGET_MS)))
+        if presses["not_seen"]:
+            out.append(("presses whose flash never showed", ", ".join(presses["not_seen"]),
+                        "none", "MISSED"))
+        lg = presses["let_go_ms"]
+        out.append(("long press: 'let go' flash after the 1 s mark",
+                    "median %s, max %s" % (_ms(lg["median_ms"]), _ms(lg["max_ms"])), "-", ""))
+    for f in setups.values():
+        pr = f.get("probe")
+        if pr and f.get("frame_row"):
+            fr = pr["frame"]
+            big = pr["leds"] >= 60
+            out.append(("frame (render + send): %d LEDs, %s" % (pr["leds"], f["frame_row"]),
+                        "p50 %.2f ms, p95 %.2f ms" % (fr["p50_us"] / 1000, fr["p95_us"] / 1000),
+                        "p95 <= 2.5 ms" if big else "-",
+                        _verdict(fr["p95_us"] <= FRAME60_TARGET_US) if big else ""))
+    cash = setups.get("cash", {}).get("probe")
+    if cash:
+        for name, label in (("deal", "deal(), 9 seats"), ("event", "seat event (away, back)"),
+                            ("idle_turn", "idle loop turn (app.tick)")):
+            v = cash[name]
+            out.append((label, "p50 %.2f ms, p95 %.2f ms" % (v["p50_us"] / 1000,
+                                                             v["p95_us"] / 1000), "-", ""))
+        v = cash["save"]
+        out.append(("save (state.json to the flash)", "p50 %.1f ms, max %.1f ms"
+                    % (v["p50_us"] / 1000, v["max_us"] / 1000), "-", ""))
+        for name, label in (("frame", "frame"), ("idle_turn", "idle loop turn"),
+                            ("event", "seat event"), ("deal", "deal()")):
+            b = cash["bytes"][name]
+            target = "-" if name == "deal" else "0 B"
+            out.append(("bytes allocated per %s" % label, "%d B" % b, target,
+                        "" if name == "deal" else _verdict(b == 0)))
+        st = setups["cash"]["device_stats"]
+        out.append(("the board's own stats: collector pause", "median %.1f ms, max %.1f ms"
+                    % (st["collect"]["median_us"] / 1000, st["collect"]["max_us"] / 1000),
+                    "between frames", ""))
+    first = [f["deploy_first_s"] for f in setups.values()]
+    again = [f["deploy_again_s"] for f in setups.values()]
+    out.append(("deploy, first (wall time)", "%.1f-%.1f s" % (min(first), max(first)), "-", ""))
+    out.append(("deploy, up to date (wall time)", "%.1f-%.1f s" % (min(again), max(again)),
+                "-", ""))
+    return out
+
+
+def table(res: Dict[str, Any]) -> List[str]:
+    head = ("figure (emulated Pico, MicroPython %s)" % res.get("micropython", "1.28"),
+            "on the board", "target", "")
+    body = rows(res)
+    widths = [max(len(r[i]) for r in [head] + body) for i in range(4)]
+    fmt = "  ".join("%%-%ds" % w for w in widths)
+    lines = [(fmt % head).rstrip(), (fmt % tuple("-" * w for w in widths)).rstrip()]
+    lines += [(fmt % r).rstrip() for r in body]
+    prof = res.get("profile")
+    if prof:
+        lines.append("")
+        if "top" in prof:
+            lines.append("profile: idle cash game (9 seats, 24 LEDs), %.1f %% busy over %.0f "
+                         "emulated s; share of the busy cycles by function:"
+                         % (prof["busy_pct"], prof["window_s"]))
+            lines += ["  %5.1f %%  %s" % (r["busy_pct"], r["function"]) for r in prof["top"]]
+        else:
+            lines.append("profile: not taken: %s" % (prof.get("missing") or prof.get("error")))
+    return lines
+
+
+def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick: bool = False,
+         want_profile: bool = False, jobs: int = 2) -> int:
+    """`dealerbutton bench --board`: every setup, the table, the JSON."""
+    started = time.monotonic()
+    try:
+        kit = Kit.find(kit_path).prepare(progress)
+    except KitMissing as exc:
+        sys.stderr.write("dealerbutton bench: %s\n" % exc)
+        return 1
+    hands = 20 if quick else HANDS
+    rounds = 1 if quick else 3
+    progress("%d setups on emulated Picos, %d at a time; %d hands each" % (len(SETUPS), jobs,
+                                                                          hands))
+    res: Dict[str, Any] = {"kit": str(kit.source), "hands": hands, "quick": quick}
+    try:
+        done = run_all(kit, SETUPS, hands, rounds, jobs, probe=True, want_profile=want_profile)
+    except (BoardError, DeviceError) as exc:
+        sys.stderr.write("dealerbutton bench: %s\n" % exc)
+        return 1
+    res["setups"] = {s.key: done[s.key] for s in SETUPS}
+    for s in SETUPS:
+        res["setups"][s.key]["frame_row"] = s.frame_row
+    if want_profile:
+        res["profile"] = done["cash"].pop("profile", None)
+    res["seconds"] = round(time.monotonic() - started, 1)
+    for line in table(res):
+        print(line)
+    print("(%.0f s of wall time; the figures are in emulated time, the same on any machine)"
+          % res["seconds"])
+    if json_path:
+        Path(json_path).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+        print("%s written" % json_path)
+    return 0

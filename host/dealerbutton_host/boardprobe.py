@@ -1,0 +1,128 @@
+# pyright: reportAttributeAccessIssue=false
+# Runs on the board, at its REPL (boardbench.py sends it through the raw REPL once the app
+# has handed the serial line over): the App built as board.run() builds it, on the table the
+# bench left in /state.json. Times a frame, an idle loop turn, deal() and a seat event with
+# time.ticks_us, weighs each with gc.mem_alloc (collector off), times a save to the flash.
+# Prints one JSON line.
+import gc
+import json
+import time
+from array import array
+
+from dealerbutton import board, store
+from dealerbutton.app import App
+
+us = time.ticks_us
+diff = time.ticks_diff
+
+
+def summary(a):
+    s = sorted(a)
+    n = len(s)
+    return {"n": n, "p50_us": s[n // 2], "p95_us": s[min(n - 1, n * 95 // 100)], "max_us": s[-1]}
+
+
+def quiet(line):
+    pass
+
+
+cfg, errors = board.load_config()
+pins = board.seat_pins(cfg)
+app = App(cfg, board.make_strip(cfg), pins, quiet, store.Store(store.OsFs("/")),
+          now_ms=time.ticks_ms(), bank=board.pin_bank(cfg, pins))
+now = app.now
+out = {"leds": cfg["leds"], "seats": cfg["seats"]}
+
+clock = [now]
+
+
+def a_frame():
+    clock[0] += 25
+    t0 = us()
+    app.frame(clock[0])
+    return diff(us(), t0)
+
+
+def idle_turn():
+    # A loop turn that draws no frame: the one 5 ms after a frame.
+    clock[0] += 25
+    app.tick(clock[0])
+    t0 = us()
+    app.tick(clock[0] + 5)
+    return diff(us(), t0)
+
+
+# deal() and seat events on the table (the rules core): a player steps away, then comes
+# back, round the table, between the hands.
+table = app.table
+turn = [0]
+
+
+def seat_event():
+    turn[0] += 1
+    s = 1 + turn[0] // 2 % table.seats
+    st = table.status(s)
+    t0 = us()
+    if st == "active":
+        table.away(s)
+    elif st == "away":
+        table.back(s)
+    elif st == "empty":
+        table.sit(s)
+    return diff(us(), t0)
+
+
+def a_deal():
+    t0 = us()
+    table.deal()
+    return diff(us(), t0)
+
+
+def a_save():
+    t0 = us()
+    app.save()
+    return diff(us(), t0)
+
+
+def timed(step, n):
+    a = array("L", [0] * n)
+    for i in range(n):
+        a[i] = step()
+    return summary(a)
+
+
+def weigh(step, n):
+    """Bytes step() allocates, per call, over n calls (collector off)."""
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    for _ in range(n):
+        step()
+    b = gc.mem_alloc()
+    gc.enable()
+    return (b - a) // n
+
+
+out["frame"] = timed(a_frame, 300)
+out["idle_turn"] = timed(idle_turn, 100)
+out["bytes"] = {"frame": weigh(a_frame, 100), "idle_turn": weigh(idle_turn, 50)}
+# Everybody in (the table the bench left may have players away, seats empty).
+for s in range(1, table.seats + 1):
+    if table.status(s) == "empty":
+        table.sit(s, True)
+    elif table.status(s) == "away":
+        table.back(s)
+table.deal(1 if table.hand is None else None)
+events = array("L", [0] * 100)
+deals = array("L", [0] * 100)
+for i in range(100):
+    events[i] = seat_event()
+    deals[i] = a_deal()
+out["event"] = summary(events)
+out["deal"] = summary(deals)
+out["bytes"]["event"] = weigh(seat_event, 40)
+out["bytes"]["deal"] = weigh(a_deal, 20)
+out["save"] = timed(a_save, 10)
+gc.collect()
+out["heap_used_b"] = gc.mem_alloc()
+print(json.dumps(out))

@@ -1,0 +1,204 @@
+"""The firmware on the emulated Pico: MicroPython 1.28's own RPI_PICO firmware on rp2040js
+(the rp2sim kit, ../shared/rp2sim beside the checkout, or $DEALERBUTTON_RP2SIM), deployed
+with `dealerbutton deploy`, driven through its USB serial (a pty), its buttons and its ring
+(the kit's control port). Time is the emulated board's (cycle-counted at 125 MHz), so the
+figures asserted here do not depend on how busy this machine is.
+
+Without the kit (or node, npm, socat) these tests are skipped, saying what is missing; under
+CI (CI=true) they fail instead."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dealerbutton_host import boardbench
+from dealerbutton_host.boardbench import RingView, Setup, Table, press
+from dealerbutton_host.rp2sim import Kit, KitMissing
+
+BIN = Path(sys.executable).parent
+
+
+def the_kit():
+    try:
+        kit = Kit.find()
+        missing = Kit.missing_programs()
+        if missing:
+            raise KitMissing("the emulated Pico needs %s on PATH" % ", ".join(missing))
+        return kit.prepare()
+    except KitMissing as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI: %s" % exc)
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return the_kit()
+
+
+@pytest.fixture(scope="module")
+def bench(kit, tmp_path_factory):
+    """`dealerbutton bench --board --quick --profile`, run once: its table and its JSON."""
+    out = tmp_path_factory.mktemp("bench") / "board.json"
+    proc = subprocess.run([str(BIN / "dealerbutton"), "bench", "--board", "--quick",
+                           "--profile", "--json", str(out)], capture_output=True, text=True,
+                          timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc.stdout, json.loads(out.read_text()), proc.stderr
+
+
+QUIET = lambda line: None  # noqa: E731
+
+
+@pytest.fixture(scope="module")
+def table(kit):
+    """A board with the shipped config.json (9 seats, 24 LEDs), deployed, the app running."""
+    t = Table(kit, Setup("test", "test", {}), QUIET)
+    t.start()
+    yield t
+    t.close()
+
+
+# -- the board bench and the targets --------------------------------------------------------
+
+def test_the_board_bench_prints_every_figure(bench):
+    text, res, err = bench
+    for row in ("idle CPU: empty table", "idle CPU: cash game, 9 seats",
+                "idle CPU: cash game, 12 seats, 60 LEDs", "idle CPU: tournament",
+                "idle CPU: network block", "heap in use after 20 hands",
+                "release -> LED: button", "release -> LED: SB", "release -> LED: BB",
+                "release -> LED: first to act", "release -> LED: away",
+                "release -> LED: empty", "'let go' flash", "frame (render + send): 24 LEDs",
+                "frame (render + send): 60 LEDs", "deal()", "seat event",
+                "bytes allocated per frame", "bytes allocated per idle loop turn",
+                "bytes allocated per seat event", "deploy, first", "deploy, up to date",
+                "profile: idle cash game"):
+        assert row in text, row
+    assert "bench --board: cash: hand 1 of 20" in err   # progress, on stderr
+    assert set(res["setups"]) == {"empty", "cash", "cash60", "tournament", "network"}
+
+
+def test_the_targets_hold_on_the_board(bench):
+    _, res, _ = bench
+    setups = res["setups"]
+    for key, f in setups.items():
+        assert f["idle_cpu"] <= boardbench.IDLE_TARGET, (key, f["idle_cpu"])
+        if "heap_b" in f:
+            assert f["heap_b"] <= boardbench.HEAP_BUDGET, (key, f["heap_b"])
+        probe = f["probe"]
+        # Nothing allocated in a frame, an idle turn, a seat event: the collector never
+        # runs inside a frame (MicroPython collects only when an allocation finds the heap
+        # full; the loop runs it after a frame).
+        assert probe["bytes"]["frame"] == 0, key
+        assert probe["bytes"]["idle_turn"] == 0, key
+        assert probe["bytes"]["event"] == 0, key
+    presses = setups["cash"]["presses"]
+    assert not presses["not_seen"], presses["not_seen"]
+    assert set(presses["roles"]) >= {"button", "SB", "BB", "first to act", "away", "empty",
+                                     "next hand (deal)"}
+    for role, v in presses["roles"].items():
+        assert v["max_ms"] <= boardbench.PRESS_TARGET_MS, (role, v)
+    assert presses["let_go_ms"]["max_ms"] <= boardbench.PRESS_TARGET_MS
+    assert setups["cash60"]["probe"]["leds"] == 60
+    assert setups["cash60"]["probe"]["frame"]["p95_us"] <= boardbench.FRAME60_TARGET_US
+    # The board's own stats count the whole turn: their load agrees with the emulator's
+    # cycle count (the busy share) within a few points.
+    prof = res["profile"]
+    assert prof["top"] and prof["busy_pct"] < 100 * boardbench.IDLE_TARGET, prof
+
+
+# -- the board itself --------------------------------------------------------------------------
+
+def test_deploy_boots_the_app_and_the_protocol_answers_lines_ended_by_cr(table):
+    assert table.figures["deploy_first_s"] > 0
+    board = table.board
+    # A serial terminal ends its lines with CR alone.
+    assert table.client.send("ping", end=b"\r").line == "ok pong"
+    assert table.client.send("version", end=b"\r\n").line.startswith("ok 0.")
+    assert table.call("sit 1") == ""
+    assert table.call("sit 2") == ""
+    state = json.loads(table.call("state"))
+    assert [s["status"] for s in state["seats"][:3]] == ["active", "active", "empty"]
+    # What the device says it sends to the ring is what the ring shows (nothing moves yet).
+    board.run_for(100)
+    assert table.call("leds").split() == board.leds()
+    hand = json.loads(table.call("deal 1"))
+    assert (hand["button"], hand["sb"], hand["bb"]) == (1, 1, 2)   # heads-up: the button is SB
+    with pytest.raises(Exception) as err:
+        table.call("sit 99")
+    assert "err seat" in str(err.value)
+
+
+def test_a_game_started_with_the_buttons_alone(table):
+    t = table
+    undone = 0
+    while json.loads(t.call("state"))["hands"] or undone == 0:   # back to a new table
+        t.call("undo")
+        undone += 1
+    for s in range(1, 10):
+        if json.loads(t.call("state"))["seats"][s - 1]["status"] != "empty":
+            t.call("leave %d" % s)
+    view = RingView(t.cfg)
+    for seat in (1, 2, 3, 4):
+        r = press(t, view, seat, 120)
+        assert r["release_ms"] is not None and r["release_ms"] <= 30, r
+    assert [s["status"] for s in json.loads(t.call("state"))["seats"][:5]] == [
+        "active", "active", "active", "active", "empty"]
+    hands = json.loads(t.call("state"))["hands"]
+    press(t, view, 0, 120)   # next hand: the draw for the button (the chase)
+    press(t, view, 3, 120)   # seat 3 won the draw: the first hand
+    state = json.loads(t.call("state"))
+    assert state["hands"] == hands + 1
+    assert json.loads(t.call("hand"))["button"] == 3
+    press(t, view, 0, 120)   # and the next one
+    assert json.loads(t.call("hand"))["button"] == 4
+
+
+def test_a_power_cycle_keeps_the_table(table):
+    before = table.call("state")
+    table.client.close()
+    table.board.reset()
+    table.connect()
+    assert table.call("state") == before
+
+
+def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, table, tmp_path):
+    """The table before `sit 5`; each flash operation of its save in turn is the last the
+    board completes (the power goes right after it); booted from what is then in the flash,
+    the board has the table of before or of after, never anything else."""
+    t = table
+    board = t.board
+    board.run_for(300)
+    before = t.call("state")
+    image = tmp_path / "before.img"
+    board.savefs(str(image))
+    n0 = board.flashops()
+    t.call("sit 5")
+    board.run_for(300)
+    ops = board.flashops() - n0
+    after = t.call("state")
+    assert ops >= 2 and after != before, (ops, after)
+    seen = set()
+    for k in range(1, ops + 1):
+        cut_image = str(tmp_path / ("cut%d.img" % k))
+        cut = Table(kit, Setup("cut", "cut", {}), QUIET)
+        try:
+            cut.boot(image)
+            assert cut.call("state") == before
+            cut.board.armcut(k, cut_image)
+            cut.client.link.write(b"sit 5\n")
+            cut.board.wait_for_file(cut_image)
+        finally:
+            cut.close()
+        again = Table(kit, Setup("again", "again", {}), QUIET)
+        try:
+            again.boot(Path(cut_image))
+            got = again.call("state")
+        finally:
+            again.close()
+        assert got in (before, after), (k, got)
+        seen.add("after" if got == after else "before")
+    assert seen == {"before", "after"}, seen   # the cut points span the save's commit
