@@ -26,12 +26,6 @@ plays its level (set_level, from the next deal), and it is saved with the table 
 clock event and at least every 30 s while it runs; after a power cut it is back paused.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
 from dealerbutton import VERSION, forget, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
@@ -51,17 +45,6 @@ CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the
 AFTER_FRAME = 1
 HIDDEN = 2
 SEAT_EVENTS = ("sit", "away", "back", "choose", "leave")  # each changes its seat's mark only
-# App.later: what the loop still owes the table's last events, as bits (one attribute: each
-# one more in the App's instance table slows every loop turn on MicroPython).
-_DEALT = const(1)   # write `* hand` (with the other events, after the frame)
-_UNDONE = const(2)  # write `* undo ...` first
-_MARKS = const(4)   # the ring's marks, after the frame of the flash of the seat in _FLASHED_AT
-_DEAL = const(8)    # the deal, after that frame (the button seat in _BUTTON_AT, 0: none)
-_AFTER = const(_MARKS | _DEAL)
-# The two seat numbers (0..12) kept in App.later beside those bits, 4 bits each:
-_FLASHED_AT = const(8)   # later >> _FLASHED_AT & 15: the seat whose flash hides the marks
-_BUTTON_AT = const(12)   # later >> _BUTTON_AT: the seat a `deal N` puts the button on
-_SEATS = const(15 << _FLASHED_AT | 15 << _BUTTON_AT)  # both seat fields
 NEW_LEVEL_MS = 10000   # the ring shows a level that has just started this long
 
 
@@ -91,6 +74,22 @@ class Pins:
             if pins[i].value() == 0:
                 bits |= 1 << i
         return bits
+
+
+class Later:
+    """What a press in the loop leaves for after the frame that shows it (App.show_press):
+    the deal, the ring's marks, the events. Its own small object: the App's attribute table
+    stays small (on MicroPython every lookup of a method in an instance first probes the
+    instance's table, the longer the fuller it is)."""
+
+    def __init__(self):
+        self.report = False     # the events of the change (`* seat`, and these two:)
+        self.hand = False       # ... `* hand`, after them
+        self.undo = False       # ... `* undo <what>`, before them
+        self.deal = False       # the deal itself
+        self.button = None      # ... its button seat (a `deal N`), or None
+        self.marks = False      # the ring's marks, hidden until then by the flash of
+        self.flash = 0          # ... a seat, or 0: the next-hand button's (the whole ring)
 
 
 class App:
@@ -124,8 +123,8 @@ class App:
         self.history = bytearray(3 * UNDO_DEPTH)
         self.history_len = 0
         self.history_top = 0
-        # Bit i set once button i's hold has reached a long press (flashed "let go" once).
-        self.long_shown = 0
+        # Button i's hold has reached a long press (and flashed "let go" once).
+        self.long_shown = [False] * (seats + 1)
         self.long_at = 0          # when the next-hand button's hold became a long press
         self.clock_armed = False  # ... and reached CLOCK_HOLD_MS: its release is the clock
         self.tournament = cfg.get("tournament")
@@ -138,11 +137,11 @@ class App:
         self.save_due = False
         # What the loop writes exists from the start (their meaning is with their defaults
         # under "the loop"), so that no tick grows the App's attribute table: 0 bytes a tick.
-        self.busy = -1
-        self.quick = 0
+        self.bank_seen = -1
+        self.unsettled = seats + 1
+        self.quick = False
         self.next_frame = 0
-        self.report_due = False
-        self.later = 0
+        self.later = Later()
         if self.clock is not None:
             for line in self.clock.boot_lines():
                 write(line)
@@ -288,7 +287,7 @@ class App:
         (tick() does it). HIDDEN: a deal, once known to be accepted, happens after that
         frame too."""
         self.catch_up()   # an earlier press's deal and marks go first, then its events
-        if self.report_due:
+        if self.later.report:
             self.report()
         if cmd == "deal":
             if self.clock is not None:
@@ -299,20 +298,19 @@ class App:
                 why = self.table.deal_refusal(seat)
                 if why:
                     return "err rule " + why
-                self.later |= _DEAL | (seat or 0) << _BUTTON_AT
+                self.later.deal = True
+                self.later.button = seat
                 return None
         return self.apply(cmd, seat, option, defer_save)
 
     def catch_up(self):
         """What a press left for after its frame: the deal (event(): HIDDEN, accepted and
         shown), the ring's marks."""
-        later = self.later
-        if not later & _AFTER:
-            return
-        self.later = later & ~(_AFTER | _SEATS)
-        if later & _DEAL:
-            self.apply("deal", later >> _BUTTON_AT or None, None, AFTER_FRAME)
-        if later & _MARKS:
+        if self.later.deal:
+            self.later.deal = False
+            self.apply("deal", self.later.button, None, AFTER_FRAME)
+        if self.later.marks:
+            self.later.marks = False
             self.update_marks()
 
     def apply(self, cmd, seat, option, defer_save):
@@ -341,7 +339,7 @@ class App:
             return "err rule %s" % exc
         if cmd == "undo":
             if defer_save:
-                self.later |= _UNDONE   # (written with the other events)
+                self.later.undo = True   # (written with the other events)
             else:
                 self.write("* undo " + self.undone())
         else:
@@ -464,43 +462,40 @@ class App:
             self.clock_lines(c.pause(self.now) if c.running else c.resume(self.now))
         return "ok clock"
 
-    def changed(self, dealt, later=0, hidden=-1):
+    def changed(self, dealt, deferred=0, hidden=-1):
         """The table changed: the ring's marks now (or, hidden by the flash of seat `hidden`
-        (0: the whole ring), after the next frame), the events now or (later: a press in the
-        loop) once the frame that shows the change is out."""
+        (0: the whole ring), after the next frame), the events now or (deferred: a press in
+        the loop) once the frame that shows the change is out."""
         self.render_due = True
         if dealt:
             self.ring.mode = ringmod.NORMAL
         if hidden >= 0:
-            self.later = self.later & ~(15 << _FLASHED_AT) | _MARKS | hidden << _FLASHED_AT
+            self.later.marks = True
+            self.later.flash = hidden
         else:
             self.update_marks()
         if dealt:
-            self.later |= _DEALT
-        if later:
-            self.report_due = True
+            self.later.hand = True
+        if deferred:
+            self.later.report = True
         else:
             self.report()
-
-    # Events not written yet: the loop shows a press on the ring before it writes them.
-    report_due = False
-    later = 0
 
     def report(self):
         """The events of what changed: `* undo ...` after an undo, `* seat N status` for
         each seat that changed, then `* hand` after a deal."""
         t = self.table
-        self.report_due = False
-        if self.later & _UNDONE:
-            self.later &= ~_UNDONE
+        self.later.report = False
+        if self.later.undo:
+            self.later.undo = False
             self.write("* undo " + self.undone())
         for s in range(1, t.seats + 1):
             status = t.status(s)
             if status != self.statuses[s]:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
-        if self.later & _DEALT:
-            self.later &= ~_DEALT
+        if self.later.hand:
+            self.later.hand = False
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def update_marks(self):
@@ -584,14 +579,15 @@ class App:
     render_due = True
     last_frame = 0
     next_frame = 0   # when the next frame of the steady 40 fps is due
-    # Bit i set while button i needs update() every poll (pressed, settling or held); a
-    # button at rest reading released is skipped: the idle poll is one read of the bank.
-    busy = -1
-    # Bit i set while button i is down or its release is being timed, and it is not stuck:
-    # then the loop had better turn every quick_ms. A release counts once seen released
-    # for 20 ms: turns quick_ms apart see it as soon as it happens and the 20 ms as soon as
-    # they are over (buttons.py answers a tap that quickly only when polled that often).
-    quick = 0
+    # The buttons not at rest (pressed, settling or held): they are polled every turn; one
+    # at rest that reads released is skipped, so the idle poll is one read of the bank.
+    unsettled = 0
+    bank_seen = -1   # the bank's last reading (a bit a pin, from one register on the board)
+    # A button is down or its release is being timed, and it is not stuck: the loop had
+    # better turn every quick_ms. A release counts once seen released for 20 ms: turns
+    # quick_ms apart see it as soon as it happens and the 20 ms as soon as they are over
+    # (buttons.py answers a tap that quickly only when polled that often).
+    quick = False
     quick_ms = 1
     # With every button at rest the loop sleeps until the next frame, reading the buttons
     # this often meanwhile (doze(): a press lasts 50 ms at least: seen 10 ms late, it counts).
@@ -605,17 +601,18 @@ class App:
         self.now = now_ms
         # The bank reads every pin at once (one register read on the board); a button that
         # is not at rest is polled every turn (its release is timed to the turn).
-        busy = self.busy | self.bank.pressed()
-        if busy:
-            self.poll_buttons(busy, now_ms)
-        if self.later & _AFTER:
+        pressed = self.bank.pressed()
+        self.bank_seen = pressed
+        if pressed or self.unsettled:
+            self.poll_buttons(pressed, now_ms)
+        if self.later.deal or self.later.marks:
             self.show_press(now_ms)
         if self.clock is not None:
             self.tick_clock(now_ms)
         late = ticks_diff(now_ms, self.next_frame)
         if self.render_due or late >= 0 or late < -self.frame_ms:
             self.frame_if_due(now_ms)
-        if self.report_due:
+        if self.later.report:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
             self.save()
@@ -632,17 +629,27 @@ class App:
         while ms > rest:
             sleep_ms(rest)
             ms -= rest
-            if self.bank.pressed() & ~self.busy:
+            if self.bank.pressed() != self.bank_seen:
                 return
         sleep_ms(ms)
 
     # (tick() keeps to a few local names: a function with more than about 11 locals and
     # stack slots gets its frame from the heap on every call on MicroPython, 50-100 us on
     # the board.)
-    def poll_buttons(self, busy, now_ms):
-        for i in range(len(self.pins)):
-            if busy >> i & 1:
+    def poll_buttons(self, pressed, now_ms):
+        """Poll the buttons that read pressed or are not at rest; count those still not at
+        rest, and whether one of them wants quick turns."""
+        unsettled = 0
+        quick = False
+        for i in range(len(self.buttons)):
+            b = self.buttons[i]
+            if pressed >> i & 1 or not b.at_rest:
                 self.poll_button(i, now_ms)
+                if not b.at_rest:
+                    unsettled += 1
+                    quick = quick or not b.stuck
+        self.unsettled = unsettled
+        self.quick = quick
 
     def tick_clock(self, now_ms):
         c = self.clock
@@ -661,9 +668,9 @@ class App:
         if ev:
             self.button_event(i, ev)
         if b.long_ready:
-            if not self.long_shown >> i & 1:
+            if not self.long_shown[i]:
                 # Held long enough: one flash says "let go now" (LONG comes at release).
-                self.long_shown |= 1 << i
+                self.long_shown[i] = True
                 self.ring.flash(i, True, now_ms)
                 self.render_due = True
                 if i == 0:
@@ -674,22 +681,13 @@ class App:
                 self.clock_armed = True
                 self.ring.flash(0, True, now_ms)
                 self.render_due = True
-        elif self.long_shown >> i & 1:
-            self.long_shown &= ~(1 << i)
-        if b.at_rest:
-            self.busy &= ~(1 << i)
-        else:
-            self.busy |= 1 << i
-        if b.at_rest or b.stuck:
-            self.quick &= ~(1 << i)
-        else:
-            self.quick |= 1 << i
+        elif self.long_shown[i]:
+            self.long_shown[i] = False
 
     def show_press(self, now_ms):
         """The frame of a press that left its deal or the marks for later (event(),
         changed()), then those."""
-        later = self.later
-        if self.ring.flash_hides(0 if later & _DEAL else later >> _FLASHED_AT & 15):
+        if self.ring.flash_hides(0 if self.later.deal else self.later.flash):
             # Its flash covers every LED the event changes (a seat's mark under its own
             # flash; a deal, an undo under the next-hand button's, over the whole ring):
             # the frame is the same before the change as after, so it goes out first. The
