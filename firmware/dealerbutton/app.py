@@ -26,7 +26,7 @@ plays its level (set_level, from the next deal), and it is saved with the table 
 clock event and at least every 30 s while it runs; after a power cut it is back paused.
 """
 
-from dealerbutton import VERSION, forget, protocol
+from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
@@ -188,8 +188,6 @@ class App:
                 return clockmod.Clock.from_dict(self.tournament, saved, self.now)
             except ValueError as exc:
                 self.write("* error %s: the clock starts again at level 1" % exc)
-            finally:
-                forget("config")  # from_dict's messages borrow config.py's: not kept (board.py)
         return clockmod.Clock(self.tournament, self.now)
 
     def mismatch(self, table):
@@ -262,13 +260,8 @@ class App:
         return "ok repl"
 
     def config_json(self):
-        """The `config` command: config.py is loaded for it and forgotten after (it is large
-        and rarely needed: see board.load_config)."""
-        from dealerbutton import config
-        try:
-            return config.to_json(self.cfg)
-        finally:
-            forget("config")
+        """The `config` command."""
+        return config.to_json(self.cfg)
 
     # -- table events ------------------------------------------------------------------
     def run(self, cmd, seat, option, defer_save=False):
@@ -758,7 +751,6 @@ class Rejected:
     repl_requested = False
 
     def __init__(self, cfg, errors, strip, write, now_ms=0, name="config.json"):
-        from dealerbutton import config
         self.message = config.message(errors, name)
         self.stats = Stats()
         self.last_frame = now_ms

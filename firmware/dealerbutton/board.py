@@ -17,7 +17,7 @@ import time
 import machine
 import neopixel
 
-from dealerbutton import forget, store
+from dealerbutton import config, store
 from dealerbutton.app import App, Pins, start_refused
 from dealerbutton.strip import NeoPixelStrip
 
@@ -42,19 +42,8 @@ except AttributeError:  # CPython, where the tests run this module with fake pin
 
 
 def load_config(path=None):
-    """(config, errors) from config.json; a missing file means the defaults.
-
-    config.py (its checks and its strict JSON reader) is the largest module the board
-    imports: 17.6 KB of heap on the unix port, about 13 KB on the board. It is needed at
-    power-up and for the `config` command only, so it is loaded here and forgotten after."""
-    from dealerbutton import config
-    try:
-        return _load_config(config, path or CONFIG_PATH)
-    finally:
-        forget("config")
-
-
-def _load_config(config, path):
+    """(config, errors) from config.json; a missing file means the defaults."""
+    path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
             text = f.read()
@@ -125,9 +114,7 @@ def safe_boot_requested(samples=5, gap_ms=10):
         cfg, errors = load_config(None)
         gpio = cfg["pins"]["next"]
     except Exception:  # noqa: BLE001 - the escape must work whatever the config says
-        from dealerbutton import config
         gpio = config.DEFAULTS["pins"]["next"]
-        forget("config")
     pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
     sleep_ms(2)   # let the pull-up charge the line
     for _ in range(samples):
@@ -172,8 +159,7 @@ def start():
     now = now_ms()
     wdt = None
     net = None
-    if errors:   # the refused-config mode: config.py stays, for its messages
-        from dealerbutton import config
+    if errors:   # the refused-config mode
         _write("dealerbutton: " + config.message(errors))
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:

@@ -27,6 +27,7 @@ except ImportError:
         return x
 
 from dealerbutton.ticks import ticks_add, ticks_diff
+from dealerbutton.values import show
 
 SAVE_EVERY_MS = const(30000)  # a running clock is saved at least this often
 MINUTE_MS = const(60000)
@@ -216,16 +217,15 @@ class Clock:
     def from_dict(cls, tournament, d, now_ms=0):
         """A clock back from to_dict(): paused at the time saved, `restored` until resumed.
         ValueError (with what is wrong) for data that does not fit the schedule."""
-        from dealerbutton.config import _show
         c = cls(tournament, now_ms)
         if not isinstance(d, dict):
-            raise ValueError("saved clock: must be an object, not %s" % _show(d))
+            raise ValueError("saved clock: must be an object, not %s" % show(d))
         i = d.get("entry")
         ms = d.get("ms_left")
         if not (type(i) is int and type(ms) is int and 0 <= i < len(c.entries)
                 and 0 <= ms <= MAX_MINUTES * MINUTE_MS):
             raise ValueError("saved clock: entry %s with ms_left %s does not fit the schedule "
-                             "(entries 0..%d)" % (_show(i), _show(ms), len(c.entries) - 1))
+                             "(entries 0..%d)" % (show(i), show(ms), len(c.entries) - 1))
         c.go(i, now_ms, ms)
         c.restored = True
         return c

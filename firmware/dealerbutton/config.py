@@ -22,6 +22,7 @@ module is loaded at power-up and for the `config` command only, and forgotten af
 import json
 
 from dealerbutton.ring import ROLES, is_colour
+from dealerbutton.values import is_int, show
 
 RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
@@ -58,13 +59,9 @@ def defaults():
 DEFAULTS = defaults()
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _int_in(errors, name, v, lo, hi):
-    if not _is_int(v):
-        errors.append("%s: must be a whole number, not %s" % (name, _show(v)))
+    if not is_int(v):
+        errors.append("%s: must be a whole number, not %s" % (name, show(v)))
         return False
     if v < lo or v > hi:
         errors.append("%s: %d is out of range %d..%d" % (name, v, lo, hi))
@@ -75,26 +72,8 @@ def _int_in(errors, name, v, lo, hi):
 def _one_of(errors, name, v, allowed):
     if v in allowed and isinstance(v, str):
         return True
-    errors.append("%s: must be one of %s, not %s" % (name, ", ".join(allowed), _show(v)))
+    errors.append("%s: must be one of %s, not %s" % (name, ", ".join(allowed), show(v)))
     return False
-
-
-def _show(v):
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, str):
-        return '"%s"' % v if len(v) <= 20 else '"%s..."' % v[:20]
-    if _is_int(v):
-        return str(v)
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "an object"
-    return "a " + type(v).__name__
 
 
 def _names(errors, where, v):
@@ -105,7 +84,7 @@ def _names(errors, where, v):
         if isinstance(k, str):
             names.append(k)
         else:
-            errors.append("%s: field names must be strings, not %s" % (where, _show(k)))
+            errors.append("%s: field names must be strings, not %s" % (where, show(k)))
     names.sort()
     return names
 
@@ -128,7 +107,7 @@ def validate(d):
     cfg = defaults()
     errors = []
     if not isinstance(d, dict):
-        errors.append("config: must be a JSON object {...}, not %s" % _show(d))
+        errors.append("config: must be a JSON object {...}, not %s" % show(d))
         return cfg, errors
     for key in _names(errors, "config", d):
         if key not in FIELDS and key != "network":
@@ -194,7 +173,7 @@ def check_tournament(block):
     errors = []
     if not isinstance(block, dict):
         errors.append('tournament: must be an object {"ante_kind": .., "levels": [..]}, not '
-                      + _show(block))
+                      + show(block))
         return None, errors
     _unknown_fields(errors, "tournament", _names(errors, "tournament", block),
                     ("ante_kind", "levels"))
@@ -205,7 +184,7 @@ def check_tournament(block):
     if not isinstance(schedule, list) or not 0 < len(schedule) <= TOURNAMENT_ENTRIES:
         errors.append("tournament.levels: must be a list of 1 to %d levels and breaks, not %s"
                       % (TOURNAMENT_ENTRIES, "%d of them" % len(schedule)
-                         if isinstance(schedule, list) else _show(schedule)))
+                         if isinstance(schedule, list) else show(schedule)))
     else:
         for i in range(len(schedule)):
             levels.append(_check_entry(errors, "tournament.levels[%d]" % i, schedule[i]))
@@ -222,7 +201,7 @@ def _check_entry(errors, where, e):
     from dealerbutton.clock import MAX_MINUTES  # the clock's own limit (`clock set`)
     if not isinstance(e, dict):
         errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
-                      '{"break"}, not %s' % (where, _show(e)))
+                      '{"break"}, not %s' % (where, show(e)))
         return None
     n = len(errors)
     if "break" in e:
@@ -310,7 +289,7 @@ def _topic_name(s):
 
 def _check_stakes(errors, v):
     if not isinstance(v, list) or len(v) != 2:
-        errors.append("stakes: must be [small blind, big blind], e.g. [10, 20], not %s" % _show(v))
+        errors.append("stakes: must be [small blind, big blind], e.g. [10, 20], not %s" % show(v))
         return False
     ok = _int_in(errors, "stakes[0]", v[0], 1, 1000000)
     ok = _int_in(errors, "stakes[1]", v[1], 1, 1000000) and ok
@@ -322,7 +301,7 @@ def _check_stakes(errors, v):
 
 def _check_palette(errors, v):
     if not isinstance(v, dict):
-        errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % _show(v))
+        errors.append('palette: must be an object {"role": "RRGGBB", ...}, not %s' % show(v))
         return False
     names = _names(errors, "palette", v)
     ok = len(names) == len(v)
@@ -332,7 +311,7 @@ def _check_palette(errors, v):
             ok = False
         elif not is_colour(v[role]):
             errors.append('palette.%s: must be a colour "RRGGBB" in hex, not %s'
-                          % (role, _show(v[role])))
+                          % (role, show(v[role])))
             ok = False
     return ok
 
@@ -340,7 +319,7 @@ def _check_palette(errors, v):
 def _check_pins(errors, v, seats):
     if not isinstance(v, dict):
         errors.append('pins: must be an object {"led": .., "next": .., "seats": [..]}, not %s'
-                      % _show(v))
+                      % show(v))
         return None
     pins = defaults()["pins"]
     names = _names(errors, "pins", v)
@@ -354,7 +333,7 @@ def _check_pins(errors, v, seats):
     if "seats" in v:
         s = v["seats"]
         if not isinstance(s, list):
-            errors.append("pins.seats: must be a list of GPIO numbers, not %s" % _show(s))
+            errors.append("pins.seats: must be a list of GPIO numbers, not %s" % show(s))
             bad = True
         else:
             good = True
