@@ -28,7 +28,8 @@ clock event and at least every 30 s while it runs; after a power cut it is back 
 
 from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
-from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
+from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK
+from dealerbutton.panel import Panel
 from dealerbutton.rules import UNDO_DEPTH, Table
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
@@ -57,23 +58,6 @@ def make_ring(cfg):
     return ringmod.Ring(cfg["leds"], cfg["seats"], offset=cfg["offset"],
                         reverse=cfg["direction"] == "ccw", brightness=cfg["brightness"],
                         budget_ma=cfg["budget_ma"], palette=cfg["palette"] or None)
-
-
-class Pins:
-    """The buttons' pins (pins[0] the next-hand button, pins[s] seat s), read one by one:
-    pressed() has bit i set while pins[i] reads pressed (0: the pull-up is shorted). The
-    board reads them all at once instead (board.PinBank)."""
-
-    def __init__(self, pins):
-        self.pins = pins
-
-    def pressed(self):
-        pins = self.pins
-        bits = 0
-        for i in range(len(pins)):
-            if pins[i].value() == 0:
-                bits |= 1 << i
-        return bits
 
 
 class Later:
@@ -105,8 +89,6 @@ class App:
         self.cfg = cfg
         self.version = VERSION
         self.strip = strip
-        self.pins = pins
-        self.bank = bank or Pins(pins)
         self.write = write
         self.store = store
         self.rng = rng or _default_rng
@@ -117,29 +99,22 @@ class App:
             raise ValueError("pins: %d given for %d seats and the next-hand button"
                              % (len(pins), seats))
         self.ring = make_ring(cfg)
-        self.buttons = [Button() for _ in range(seats + 1)]
         # What each undoable event was, newest last (event, seat, option: indexes into
         # EVENTS and OPTIONS), as deep as the table's own undo history.
         self.history = bytearray(3 * UNDO_DEPTH)
         self.history_len = 0
         self.history_top = 0
-        # Button i's hold has reached a long press (and flashed "let go" once).
-        self.long_shown = [False] * (seats + 1)
         self.long_at = 0          # when the next-hand button's hold became a long press
         self.clock_armed = False  # ... and reached CLOCK_HOLD_MS: its release is the clock
         self.tournament = cfg.get("tournament")
-        for i in range(seats + 1):
-            # The first look at each button: one held from power-up never acts (stuck?).
-            self.buttons[i].update(pins[i].value() == 0, now_ms)
+        self.panel = Panel(pins if len(pins) == seats + 1 else pins[:seats + 1], self, now_ms,
+                           bank)
         self.table = self.restore()
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
         # What the loop writes exists from the start (their meaning is with their defaults
         # under "the loop"), so that no tick grows the App's attribute table: 0 bytes a tick.
-        self.bank_seen = -1
-        self.unsettled = seats + 1
-        self.quick = False
         self.next_frame = 0
         self.later = Later()
         if self.clock is not None:
@@ -572,32 +547,14 @@ class App:
     render_due = True
     last_frame = 0
     next_frame = 0   # when the next frame of the steady 40 fps is due
-    # The buttons not at rest (pressed, settling or held): they are polled every turn; one
-    # at rest that reads released is skipped, so the idle poll is one read of the bank.
-    unsettled = 0
-    bank_seen = -1   # the bank's last reading (a bit a pin, from one register on the board)
-    # A button is down or its release is being timed, and it is not stuck: the loop had
-    # better turn every quick_ms. A release counts once seen released for 20 ms: turns
-    # quick_ms apart see it as soon as it happens and the 20 ms as soon as they are over
-    # (buttons.py answers a tap that quickly only when polled that often).
-    quick = False
-    quick_ms = 1
-    # With every button at rest the loop sleeps until the next frame, reading the buttons
-    # this often meanwhile (doze(): a press lasts 50 ms at least: seen 10 ms late, it counts).
-    rest_ms = 10
 
     def tick(self, now_ms):
         """Poll the buttons, handle their presses, render and show a frame when one is due,
         then write the events of the presses and save if an event happened (between
-        frames). Returns how long the loop may sleep before its next turn (ms): quick_ms
-        while a button is down, else until the next frame (see doze())."""
+        frames). Returns how long the loop may sleep before its next turn (ms): the panel's
+        quick_ms while a button is down, else until the next frame (see doze())."""
         self.now = now_ms
-        # The bank reads every pin at once (one register read on the board); a button that
-        # is not at rest is polled every turn (its release is timed to the turn).
-        pressed = self.bank.pressed()
-        self.bank_seen = pressed
-        if pressed or self.unsettled:
-            self.poll_buttons(pressed, now_ms)
+        self.panel.poll(now_ms)   # (its presses come back as button_event, held_long)
         if self.later.deal or self.later.marks:
             self.show_press(now_ms)
         if self.clock is not None:
@@ -609,40 +566,18 @@ class App:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
             self.save()
-        if self.quick:
-            return self.quick_ms
+        if self.panel.quick:
+            return self.panel.quick_ms
         late = ticks_diff(self.next_frame, now_ms)   # (now: how long until the next frame)
         return late if late > 0 else 1
 
     def doze(self, ms, sleep_ms):
-        """The loop's sleep between two turns (sleep_ms: the board's): ms, cut short when a
-        button that was at rest reads pressed (the buttons are read every rest_ms). An idle
-        table then costs a turn a frame and a register read in between."""
-        rest = self.rest_ms
-        while ms > rest:
-            sleep_ms(rest)
-            ms -= rest
-            if self.bank.pressed() != self.bank_seen:
-                return
-        sleep_ms(ms)
+        """The loop's sleep between two turns: the panel's (it wakes for a press)."""
+        self.panel.doze(ms, sleep_ms)
 
     # (tick() keeps to a few local names: a function with more than about 11 locals and
     # stack slots gets its frame from the heap on every call on MicroPython, 50-100 us on
     # the board.)
-    def poll_buttons(self, pressed, now_ms):
-        """Poll the buttons that read pressed or are not at rest; count those still not at
-        rest, and whether one of them wants quick turns."""
-        unsettled = 0
-        quick = False
-        for i in range(len(self.buttons)):
-            b = self.buttons[i]
-            if pressed >> i & 1 or not b.at_rest:
-                self.poll_button(i, now_ms)
-                if not b.at_rest:
-                    unsettled += 1
-                    quick = quick or not b.stuck
-        self.unsettled = unsettled
-        self.quick = quick
 
     def tick_clock(self, now_ms):
         c = self.clock
@@ -655,27 +590,21 @@ class App:
             self.save_due = True
         self.ring_clock(c, now_ms)
 
-    def poll_button(self, i, now_ms):
-        b = self.buttons[i]
-        ev = b.update(self.pins[i].value() == 0, now_ms)
-        if ev:
-            self.button_event(i, ev)
-        if b.long_ready:
-            if not self.long_shown[i]:
-                # Held long enough: one flash says "let go now" (LONG comes at release).
-                self.long_shown[i] = True
-                self.ring.flash(i, True, now_ms)
-                self.render_due = True
-                if i == 0:
-                    self.long_at = now_ms
-            elif (i == 0 and self.clock is not None and not self.clock_armed
-                  and ticks_diff(now_ms, self.long_at) >= CLOCK_HOLD_MS - b.long_ms):
-                # Held 5 s: a second flash, letting go now pauses or starts the clock.
-                self.clock_armed = True
-                self.ring.flash(0, True, now_ms)
-                self.render_due = True
-        elif self.long_shown[i]:
-            self.long_shown[i] = False
+    def held_long(self, i, now_ms, first):
+        """Button i is held long enough for a long press (the panel asks every poll; first:
+        the first time): one flash says "let go now" (LONG comes at the release). At a
+        tournament table the next-hand button held 5 s flashes again: letting go now pauses
+        or starts the clock."""
+        if first:
+            self.ring.flash(i, True, now_ms)
+            self.render_due = True
+            if i == 0:
+                self.long_at = now_ms
+        elif (i == 0 and self.clock is not None and not self.clock_armed
+              and ticks_diff(now_ms, self.long_at) >= CLOCK_HOLD_MS - self.panel.buttons[0].long_ms):
+            self.clock_armed = True
+            self.ring.flash(0, True, now_ms)
+            self.render_due = True
 
     def show_press(self, now_ms):
         """The frame of a press that left its deal or the marks for later (event(),

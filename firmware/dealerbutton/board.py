@@ -18,7 +18,8 @@ import machine
 import neopixel
 
 from dealerbutton import config, store
-from dealerbutton.app import App, Pins, start_refused
+from dealerbutton.app import App, start_refused
+from dealerbutton.panel import Pins
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -76,7 +77,7 @@ def seat_pins(cfg):
 class PinBank(Pins):
     """The buttons' pins read all at once: one read of the SIO's GPIO_IN register (mem32:
     machine.mem32 on the rp2 port) gives every pin's level; without mem32 (other ports,
-    the tests) each pin is read in turn (app.Pins). pressed(): bit i set while pins[i]
+    the tests) each pin is read in turn (panel.Pins). pressed(): bit i set while pins[i]
     (GPIO gpios[i]) reads pressed. An idle table costs one read and one mask a poll."""
 
     def __init__(self, pins, gpios, mem32=None):

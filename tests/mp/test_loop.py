@@ -4,8 +4,8 @@ button is down, a press on the ring one release wait after the release, no alloc
 the idle poll (CPython and MicroPython)."""
 
 import mptest
-from dealerbutton.app import Pins
 from dealerbutton.buttons import Button
+from dealerbutton.panel import Pins
 from dealerbutton.rules import Table
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 from devrig import Rig
@@ -75,11 +75,11 @@ def test_a_loop_that_falls_far_behind_starts_the_grid_again():
 def test_buttons_at_rest_are_read_once_and_not_decoded():
     rig = seated_rig()
     pins = [CountingPin() for _ in rig.pins]
-    rig.app.pins = pins
-    rig.app.bank = Pins(pins)   # the per-pin bank (the board's reads one register)
+    rig.app.panel.pins = pins
+    rig.app.panel.bank = Pins(pins)   # the per-pin bank (the board's reads one register)
     updates = []
-    for i in range(len(rig.app.buttons)):
-        b = rig.app.buttons[i]
+    for i in range(len(rig.app.panel.buttons)):
+        b = rig.app.panel.buttons[i]
         b.update = _counting(b.update, i, updates)
     rig.run(100)
     # Twenty turns: buttons at rest are read once a turn, through the bank.
@@ -144,17 +144,17 @@ def test_the_loop_turns_quickly_only_while_a_button_is_down():
     assert 1 <= app.tick(rig.now) <= app.frame_ms  # at rest: until the next frame
     rig.pins[5].level = 0
     rig.now += 5
-    assert app.tick(rig.now) == app.quick_ms
+    assert app.tick(rig.now) == app.panel.quick_ms
     for _ in range(300):
         rig.now += 1
-        assert app.tick(rig.now) == app.quick_ms  # held
+        assert app.tick(rig.now) == app.panel.quick_ms  # held
     rig.pins[5].level = 1
     pauses = []
     for _ in range(30):
         rig.now += 1
         pauses.append(app.tick(rig.now))
     # Released: quick until the release has counted (20 ms), then the loop's pace again.
-    assert pauses[:19] == [app.quick_ms] * 19 and pauses[-1] > app.quick_ms, pauses
+    assert pauses[:19] == [app.panel.quick_ms] * 19 and pauses[-1] > app.panel.quick_ms, pauses
     assert rig.table.status(5) == "waiting"
 
 
@@ -200,7 +200,7 @@ def test_doze_sleeps_to_the_next_frame_and_wakes_for_a_press():
     sleep = Sleeps(rig, pin=4, down_at=rig.now + 12)
     app.doze(25, sleep)
     assert sleep.slept == [10, 10], sleep.slept
-    assert app.tick(rig.now) == app.quick_ms
+    assert app.tick(rig.now) == app.panel.quick_ms
 
 
 def test_doze_does_not_wake_for_a_button_already_held():
@@ -210,7 +210,7 @@ def test_doze_does_not_wake_for_a_button_already_held():
     for _ in range(31000 // 5):   # held until it is stuck: the loop polls it every turn
         rig.now += 5
         app.tick(rig.now)
-    assert app.buttons[3].stuck
+    assert app.panel.buttons[3].stuck
     sleep = Sleeps(rig)
     app.doze(25, sleep)
     assert sleep.slept == [10, 10, 5]   # it does not cut the sleep short
@@ -224,8 +224,8 @@ def test_a_stuck_button_does_not_keep_the_loop_quick():
     for _ in range(31000 // 5):
         rig.now += 5
         pause = app.tick(rig.now)
-    assert app.buttons[3].stuck
-    assert pause > app.quick_ms
+    assert app.panel.buttons[3].stuck
+    assert pause > app.panel.quick_ms
     assert "* error seat 3 button stuck" in rig.take()
 
 

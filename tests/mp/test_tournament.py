@@ -263,7 +263,7 @@ def test_holding_the_next_hand_button_5_s_pauses_and_starts_the_clock():
     # The flashes: "let go: undo" at 1 s, "let go: clock" at 5 s.
     rig.run(500)
     rig.level(0, 0)
-    while not rig.app.long_shown[0]:
+    while not rig.app.panel.long_shown[0]:
         rig.tick(5)
     assert rig.ring.flashing and not rig.app.clock_armed
     rig.run(3950)
