@@ -234,14 +234,16 @@ def test_bench_port_prints_what_the_device_reports(runtime, tmp_path):
         emu.stop()
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
-    assert out[0] == ("dealerbutton bench: what the device on %s reports (stats; medians are "
-                      "good to about 19%%)" % emu.path), out
+    assert out[0] == ("dealerbutton bench: what the device on %s reports (stats; medians and "
+                      "p95s are good to about 19%%)" % emu.path), out
     labels = [line[2:36].strip() for line in out[1:]]
-    assert labels == ["uptime", "heap", "frame (a loop turn that drew one)",
-                      "loop turn (without its pause)", "collector, between frames", "saves"]
-    frames = out[3]
-    assert "median" in frames and " frames" in frames, frames
+    assert labels == ["uptime", "load (busy share, last 10 s)", "heap",
+                      "frame (a loop turn that drew one)", "loop turn (without its pause)",
+                      "collector, between frames", "saves"]
+    assert "not yet (the first 10 s)" in out[2], out
+    frames = out[4]
+    assert "median" in frames and "p95" in frames and " frames" in frames, frames
     if runtime == "micropython":
-        assert "KB in use" in out[2], out
+        assert "KB in use" in out[3], out
     else:
-        assert "n/a (CPython)" in out[2], out
+        assert "n/a (CPython)" in out[3], out

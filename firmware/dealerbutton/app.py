@@ -29,15 +29,13 @@ clock event and at least every 30 s while it runs; after a power cut it is back 
 from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK
+from dealerbutton.history import History
 from dealerbutton.panel import Panel
-from dealerbutton.rules import UNDO_DEPTH, Table
+from dealerbutton.rules import Table
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
 
 _HEX = b"0123456789ABCDEF"
-# The table events the undo history names (`* undo ...`), and their options.
-EVENTS = ("sit", "away", "back", "choose", "leave", "deal", "level")
-OPTIONS = (None, "post", "wait")
 CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
 # A press in the loop (press()'s defer_save): its events written and the table saved after
 # the frame that shows it. Its flash covers the pressed seat's LEDs, so a seat event's mark
@@ -99,11 +97,7 @@ class App:
             raise ValueError("pins: %d given for %d seats and the next-hand button"
                              % (len(pins), seats))
         self.ring = make_ring(cfg)
-        # What each undoable event was, newest last (event, seat, option: indexes into
-        # EVENTS and OPTIONS), as deep as the table's own undo history.
-        self.history = bytearray(3 * UNDO_DEPTH)
-        self.history_len = 0
-        self.history_top = 0
+        self.history = History()   # what each undoable event was (`* undo sit 3`)
         self.long_at = 0          # when the next-hand button's hold became a long press
         self.clock_armed = False  # ... and reached CLOCK_HOLD_MS: its release is the clock
         self.tournament = cfg.get("tournament")
@@ -309,9 +303,9 @@ class App:
             if defer_save:
                 self.later.undo = True   # (written with the other events)
             else:
-                self.write("* undo " + self.undone())
+                self.write("* undo " + self.history.undone(t.hands))
         else:
-            self.remember(cmd, seat, option)
+            self.history.remember(cmd, seat, option)
         if defer_save == HIDDEN:
             hidden = 0
         elif defer_save == AFTER_FRAME and cmd in SEAT_EVENTS:
@@ -325,34 +319,6 @@ class App:
             self.save()
         return None
 
-    def remember(self, cmd, seat, option):
-        """An accepted event goes on the undo history (no allocation: three bytes)."""
-        h = self.history
-        i = self.history_top * 3
-        h[i] = EVENTS.index(cmd)
-        h[i + 1] = seat or 0
-        h[i + 2] = OPTIONS.index(option) if option in OPTIONS else 0
-        self.history_top = (self.history_top + 1) % UNDO_DEPTH
-        if self.history_len < UNDO_DEPTH:
-            self.history_len += 1
-
-    def undone(self):
-        """The event the table has just undone, in words ("sit 3", "deal (hand 4)"); taken
-        off the history."""
-        if not self.history_len:
-            return "an event from before the last start"   # not kept across a power cut
-        self.history_len -= 1
-        self.history_top = (self.history_top - 1) % UNDO_DEPTH
-        i = self.history_top * 3
-        cmd = EVENTS[self.history[i]]
-        seat = self.history[i + 1]
-        option = OPTIONS[self.history[i + 2]]
-        if cmd == "deal":
-            return "deal%s (hand %d)" % (" %d" % seat if seat else "", self.table.hands + 1)
-        if cmd == "level":
-            return "level %d (the clock's level is played again from the next deal)" % seat
-        return "%s %d%s" % (cmd, seat, " " + option if option else "")
-
     # -- the tournament clock ------------------------------------------------------------
     def sync_level(self):
         """The table plays the clock's level (from its next deal): an event when it was
@@ -360,7 +326,7 @@ class App:
         c = self.clock
         if c is None or not self.table.set_level(c.sb, c.bb, c.ante, c.ante_kind):
             return False
-        self.remember("level", c.level, None)
+        self.history.remember("level", c.level, None)
         return True
 
     new_level = False   # a level started less than NEW_LEVEL_MS ago, at level_at
@@ -456,7 +422,7 @@ class App:
         self.later.report = False
         if self.later.undo:
             self.later.undo = False
-            self.write("* undo " + self.undone())
+            self.write("* undo " + self.history.undone(self.table.hands))
         for s in range(1, t.seats + 1):
             status = t.status(s)
             if status != self.statuses[s]:

@@ -15,7 +15,8 @@ def _us(v: int) -> str:
 def _histogram(h: dict, what: str) -> str:
     if not h["n"]:
         return "none yet"
-    return "median %s, max %s over %d %s" % (_us(h["median_us"]), _us(h["max_us"]), h["n"], what)
+    return "median %s, p95 %s, max %s over %d %s" % (
+        _us(h["median_us"]), _us(h.get("p95_us", h["max_us"])), _us(h["max_us"]), h["n"], what)
 
 
 def report(stats: dict, port: str) -> List[str]:
@@ -24,16 +25,19 @@ def report(stats: dict, port: str) -> List[str]:
     if stats["heap_free"] is not None:
         heap = "%.1f KB in use, %.1f KB free" % (stats["heap_used"] / 1024,
                                                 stats["heap_free"] / 1024)
+    load = stats.get("load_permille")
     rows = [
         ("uptime", "%d s (started by: %s)" % (stats["uptime_s"], stats["reset_cause"])),
+        ("load (busy share, last 10 s)", "%.1f %%" % (load / 10) if load is not None
+         else "not yet (the first 10 s)"),
         ("heap", heap),
         ("frame (a loop turn that drew one)", _histogram(stats["frame"], "frames")),
         ("loop turn (without its pause)", _histogram(stats["loop"], "turns")),
         ("collector, between frames", _histogram(stats["collect"], "collections")),
         ("saves", "%d" % stats["saves"]),
     ]
-    out = ["dealerbutton bench: what the device on %s reports (stats; medians are good to "
-           "about 19%%)" % port]
+    out = ["dealerbutton bench: what the device on %s reports (stats; medians and p95s are "
+           "good to about 19%%)" % port]
     out += ["  %-34s %s" % row for row in rows]
     return out
 
