@@ -225,25 +225,15 @@ class Referee:
             sb = self.bb
         else:
             sb = next(s for s in self.before(bb) if s in rotation)
-        button = None
-        for s in self.before(sb):
-            if s == bb:
-                break
-            if s in rotation:
-                button = s
-                break
+        button = first_before_stop(self.before(sb), rotation, bb)
         return button, sb, bb
 
     def moving_positions(self, active: Set[int], present: Set[int]):
+        """MB1: (button, SB position, BB; the BB on the SB when nobody is between the SB and
+        the button)."""
         button = self.first_after(self.button, active)
         sb = self.first_after(button, active - {button})
-        bb = sb
-        for s in self.after(sb):
-            if s == button:
-                break
-            if s in present:
-                bb = s
-                break
+        bb = first_before_stop(self.after(sb), present, button) or sb
         return button, sb, bb
 
     def regular_hand(self, nx: Next, active: Set[int], present: Set[int]):
@@ -439,6 +429,16 @@ class Referee:
         present = self.with_status("active", "waiting")
         nx = self.plan() if self.hands and len(present) >= 2 else None
         return [self.owes(s, nx) for s in range(1, self.n + 1)]
+
+
+def first_before_stop(seats: List[int], among: Set[int], stop: int) -> Optional[int]:
+    """The first of `seats`, in their order, that is `among`, if it comes before `stop`."""
+    for s in seats:
+        if s == stop:
+            return None
+        if s in among:
+            return s
+    return None
 
 
 def hand_of(h) -> tuple:

@@ -359,6 +359,21 @@ class Progress:
         self.stream.flush()
 
 
+def failed(bar: "Progress", start: float, seed: int, e: AssertionError) -> int:
+    """Report a failed run (an invariant, or a disagreement with the referee and the
+    shortest session that gives it): exit status 1."""
+    bar.end(time.monotonic() - start)
+    print()
+    table = e.table if isinstance(e, Disagreement) else None
+    if table is None:
+        print("INVARIANT FAILED (seed %d): %s" % (seed, e))
+        return 1
+    print("DISAGREEMENT (seed %d, rules %s, %d seats) %s" % (seed, table.rules, table.seats, e))
+    print("shortest session: %s" % notation(table.seats, table.rules,
+                                            shortest(table.seats, table.rules, table.log)))
+    return 1
+
+
 def main(seed: int, hands: int, rules: str, seats: int) -> int:
     if not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
@@ -372,10 +387,7 @@ def main(seed: int, hands: int, rules: str, seats: int) -> int:
         try:
             report = simulate(name, seed, hands, seats, bar)
         except InvariantFailed as e:
-            bar.end(time.monotonic() - start)
-            print()
-            print("INVARIANT FAILED (seed %d): %s" % (seed, e))
-            return 1
+            return failed(bar, start, seed, e)
         bar.end(time.monotonic() - start)
         print()
         for line in report.lines():
@@ -404,20 +416,8 @@ def referee_main(seed: int, hands: int, rules: str, seats: Optional[int]) -> int
             share = hands * (i + 1) // len(sizes) - hands * i // len(sizes)
             try:
                 reports.append(simulate(name, seed, share, size, bar, referee=True))
-            except Disagreement as e:
-                bar.end(time.monotonic() - start)
-                table = e.table
-                print()
-                print("DISAGREEMENT (seed %d, rules %s, %d seats) %s" % (seed, name, size, e))
-                if table is not None:
-                    print("shortest session: %s" % notation(
-                        table.seats, table.rules, shortest(table.seats, table.rules, table.log)))
-                return 1
-            except InvariantFailed as e:
-                bar.end(time.monotonic() - start)
-                print()
-                print("INVARIANT FAILED (seed %d): %s" % (seed, e))
-                return 1
+            except (Disagreement, InvariantFailed) as e:
+                return failed(bar, start, seed, e)
         bar.end(time.monotonic() - start)
         print()
         print("referee %s: %d hands in %d sessions, %d events played on both, %d seats' "
