@@ -243,8 +243,10 @@ def check_deal(t, before, h):
     else:
         assert h.button != h.bb, describe(h)
         assert h.first_to_act == _after(t, h.bb, dealt), describe(h)
-        if t.rules == "dead" and prev is not None and st_before[prev.bb] == "active":
-            # DB2: a player who paid the BB pays the SB next hand
+        if (t.rules == "dead" and prev is not None and st_before[prev.bb] == "active"
+                and (prev.bb in dealt or not t.tournament)):
+            # DB2: a player who paid the BB pays the SB next hand (at a tournament table a
+            # newcomer who sat where he busted is active too, but held out there: T2)
             assert h.sb == prev.bb, (describe(prev), describe(h))
             assert blinds_of(h, h.sb) == (small, 0)
     if t.rules != "moving" or t.tournament:  # one big blind only, except MB2 make-ups
