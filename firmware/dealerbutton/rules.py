@@ -89,6 +89,31 @@ class Hand:
             self.n, self.button, self.sb, self.bb, self.dealt, self.first_to_act)
 
 
+class _Plan:
+    """The next hand as the rules would deal it now, worked out without changing the table:
+    deal() commits it, owes() reads what it would charge (M6). One per table, filled in
+    place; `ready` while it matches the table."""
+
+    def __init__(self, seats):
+        self.ready = False
+        self.can_deal = False   # two or more players present
+        self.new_game = False   # D5, MS2: every present player plays, owing nothing
+        self.heads_up = False   # exactly two dealt in (H1)
+        self.button = 0         # the positions really played
+        self.sb_seat = 0
+        self.sb_player = 0      # 0: no small blind
+        self.bb = 0
+        self.dealt = 0          # the seats dealt in
+        self.free = 0           # S2: seats where a new player is dealt in free
+        self.sb_passes = 0      # the seats each blind passes at this deal (M1, H1)
+        self.bb_passes = 0
+        self.passed = 0         # S2: the seats passed since the first hand, this deal's too
+        self.travel = 0         # S2: the button's travel since the first hand (max N)
+        self.paid_bb = 0        # MB2: the seats paying a big blind as a blind
+        self.carries_sb = 0     # MB2: the seats carrying a made-up small blind
+        self.posting = bytearray(seats + 1)  # what each seat posts: live * 4 + dead
+
+
 class Table:
     """A poker table's seats, hand after hand, under one rule set ("dead", "moving", "simple"),
     as a cash game or (tournament=True) a tournament table (T1..T5)."""
@@ -120,7 +145,7 @@ class Table:
         self._bb = 0
         self._dealt = 0
         self._posts = b""
-        self._posting = bytearray(seats + 1)  # deal()'s scratch: what each seat posts
+        self._next = _Plan(seats)  # the next hand, worked out when asked for (_planned)
         self._left = 0     # seats whose player, dealt into the last hand, has left since
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
@@ -172,19 +197,36 @@ class Table:
         return "wait" if player & _WAITS_FOR_BB else "post"
 
     def owes(self, seat):
-        """(live, dead): what this player must post to be dealt in before the BB reaches him."""
+        """(live, dead): what this player would post to be dealt in at the next deal, beyond
+        the blind of his position, as that deal would charge it (M6)."""
         self._check_seat(seat)
-        small = self._level[0]
-        big = self._level[1]
         player = self._players[seat]
         status = player & _STATUS
-        if status == _EMPTY or self.tournament:  # T1: nobody owes anything
-            return (0, 0)
-        if status == _ACTIVE:
-            return (0, small) if player & _CARRIES_SB else (0, 0)
-        if player & _NEW:
-            return (0, 0) if self._plays_free(seat, self._passed, self._travel) else (big, 0)
-        return (big if player & _MISSED_BB else 0, small if player & _MISSED_SB else 0)
+        if status == _EMPTY or self.tournament or not self._hands:
+            return (0, 0)  # T1: nobody owes anything; S1: everybody drew for the button
+        plan = self._planned()
+        if not plan.can_deal or status == _AWAY:
+            # No hand can be dealt, or none to him: what he owes so far (an away player's
+            # debt never shrinks while he is away, M2).
+            if status == _ACTIVE:
+                post = _DEAD_SB if player & _CARRIES_SB else 0
+            elif player & _NEW:
+                post = 0 if self._plays_free(seat, self._passed, self._travel) else _LIVE_BB
+            else:
+                post = self._markers(player)
+        elif status == _ACTIVE:  # dealt in: MB2's make-ups are all he posts beyond his blind
+            post = plan.posting[seat]
+            if seat == plan.bb:
+                post -= _LIVE_BB
+            elif seat == plan.sb_player:
+                post -= _LIVE_SB
+        elif plan.new_game and (status == _WAITING or player & _NEW):
+            post = 0  # D5, MS2: a new game charges only its positions' blinds
+        elif player & _NEW:  # one big blind, unless S2 deals him in free
+            post = 0 if plan.free >> seat & 1 else _LIVE_BB
+        else:
+            post = self._markers(player)  # M3: what he missed
+        return self._chips(post)
 
     def can_undo(self):
         return self._undos > 0
@@ -288,6 +330,7 @@ class Table:
         self._undos -= 1
         self._top = (self._top - 1) % UNDO_DEPTH
         self._restore_from_undo(self._top)
+        self._next.ready = False
 
     def deal_refusal(self, button=None):
         """Why deal(button) would be refused (the message of its RuleError), or None: then
@@ -305,9 +348,9 @@ class Table:
             why = self._seat_refusal(button)
             if why:
                 return why
-            if not active >> button & 1:
-                return ("seat %d has no active player: the first button goes to a player"
-                        " who drew for it" % button)
+            if not self._players[button]:  # S1: an away player may win the draw
+                return ("seat %d is empty: the first button goes to a player who drew for it"
+                        % button)
         return None
 
     def deal(self, button=None):
@@ -315,109 +358,54 @@ class Table:
         why = self.deal_refusal(button)
         if why:
             raise RuleError(why)
-        players = self._players
-        tournament = self.tournament
-        first = self._hands == 0
         self._save_for_undo()
+        plan = self._planned(button)
+        players = self._players
         n = self.seats
-        (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
-         eligible) = self._plan(button)
-        dealt = eligible | 1 << bb
-        k = _count(dealt)
-        if k < 2 or (k == 2 and not first and not eligible >> bb & 1
-                     and self._next_seat(self._bb, dealt) != bb):
-            # D5: fewer than two could be dealt in (heads-up, H2 may take the BB from a
-            # waiting player who would have come in only on it): the last two or more
-            # present players just play, owing nothing.
-            present = self._seats_with(_ACTIVE) | self._seats_with(_WAITING)
-            for seat in range(1, n + 1):
-                if tournament:
-                    players[seat] &= ~_NEW  # nobody held out (T2)
-                elif present >> seat & 1:
-                    players[seat] = _ACTIVE | (players[seat] & _PAID_BB)
-            (button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel,
-             eligible) = self._plan(button)
-            dealt = eligible | 1 << bb
-        active = self._seats_with(_ACTIVE) & dealt
-        heads_up = _count(dealt) == 2
-        if heads_up:  # H1, H2: the BB keeps moving; the other player has the button and SB
-            if first:
-                bb = self._next_seat(button_seat, dealt & ~(1 << button_seat))
-            else:
-                bb = self._next_seat(self._bb, dealt)
-            button_seat = self._next_seat(bb, dealt & ~(1 << bb))
-            sb_player = button_seat
-        elif active >> sb_seat & 1 and sb_seat != button_seat:
-            sb_player = sb_seat
-        else:
-            sb_player = 0
-        # M1, M2: seated players not dealt in (not new ones, M3a) miss the blinds that pass
-        # them; a missed blind stays marked until it is paid. (T1: at a tournament table
-        # only a new player may be held out.)
+        # M1: a seated player not dealt in (not a new one, M3a) misses the BB when it passes
+        # his seat and the SB when its position passes or lands on it (heads-up it is the
+        # button's seat, which is dealt in); M2: a marker stays until it is paid.
+        sb_misses = plan.sb_passes | (0 if plan.heads_up else 1 << plan.sb_seat)
         for seat in range(1, n + 1):
             player = players[seat]
-            if player & _STATUS >= _AWAY and not player & _NEW and not dealt >> seat & 1:
-                if bb_passes >> seat & 1:
+            dealt_in = plan.dealt >> seat & 1
+            if self.tournament:  # T1: away is only shown; T2: a newcomer held out waits
+                if player:
+                    player = (_AWAY if player & _STATUS == _AWAY
+                              else _ACTIVE if dealt_in else _WAITING)
+            elif dealt_in:
+                player = _ACTIVE  # his debts are paid or cleared (M3, M4, DB1, D5)
+            elif player & _STATUS >= _AWAY and not player & _NEW:
+                if plan.bb_passes >> seat & 1:
                     player |= _MISSED_BB
-                if sb_passes >> seat & 1:
+                if sb_misses >> seat & 1:
                     player |= _MISSED_SB
-                players[seat] = player
-        posting = self._posting
-        for seat in range(1, n + 1):
-            player = players[seat]
-            post = 0
-            if not dealt >> seat & 1:
-                pass
-            elif seat == bb:
-                post = _LIVE_BB  # M4: a big blind and nothing extra
-            else:  # (T1: at a tournament table nobody waiting owes, nobody new posts)
-                if player & _STATUS == _WAITING:
-                    if player & _NEW:
-                        if not self._plays_free(seat, passed, travel):
-                            post = _LIVE_BB
-                    else:
-                        post = ((_LIVE_BB if player & _MISSED_BB else 0)
-                                | (_DEAD_SB if player & _MISSED_SB else 0))
-                if seat == sb_player:
-                    # the small blind on top: live up to one big blind, the rest dead
-                    post = post + _DEAD_SB if post >= _LIVE_BB else post | _LIVE_SB
-            posting[seat] = post
-        paid_bb = 1 << bb  # seats paying a big blind as a blind this hand
-        carries_sb = 0
-        if self.rules == "moving" and not first and not heads_up and not tournament:
-            sb_player, paid_bb, carries_sb = self._make_up(active, sb_player, bb, paid_bb)
-        for seat in range(1, n + 1):
-            player = players[seat] & ~(_CARRIES_SB | _PAID_BB)
-            if tournament and player:
-                # T1: away is only shown; T2: a newcomer held out waits for one hand
-                player = (_AWAY if player & _STATUS == _AWAY
-                          else _ACTIVE if dealt >> seat & 1 else _WAITING)
-            elif dealt >> seat & 1:
-                player = _ACTIVE
-            if paid_bb >> seat & 1:
+            player &= ~(_CARRIES_SB | _PAID_BB)
+            if plan.paid_bb >> seat & 1:
                 player |= _PAID_BB
-            if carries_sb >> seat & 1:
+            if plan.carries_sb >> seat & 1:
                 player |= _CARRIES_SB
             players[seat] = player
         self._hands += 1
-        self._button = button_seat
-        self._sb_seat = button_seat if heads_up else sb_seat
-        self._sb_player = sb_player
-        self._bb = bb
-        self._dealt = dealt
+        self._button = plan.button
+        self._sb_seat = plan.sb_seat
+        self._sb_player = plan.sb_player
+        self._bb = plan.bb
+        self._dealt = plan.dealt
         self._hand_level = self._level
         # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
         # the first seat after the button.
         posts = bytearray()
-        seat = button_seat
+        seat = plan.button
         for _ in range(n):
             seat = seat % n + 1
-            if posting[seat]:
-                posts.append(seat * 16 + posting[seat])
+            if plan.posting[seat]:
+                posts.append(seat * 16 + plan.posting[seat])
         self._posts = bytes(posts)
         self._left = 0
-        self._passed = passed
-        self._travel = travel
+        self._passed = plan.passed
+        self._travel = plan.travel
+        plan.ready = False
         self._hand = self._make_hand()
         return self._hand
 
@@ -504,7 +492,9 @@ class Table:
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
         the seats' bytes, the last hand's numbers (_RECORD), the posts and their count;
-        beside it, in _undo_levels, the two levels (references: nothing allocated)."""
+        beside it, in _undo_levels, the two levels (references: nothing allocated). Every
+        event calls it just before it changes the table: the next hand is planned again."""
+        self._next.ready = False
         n = self.seats
         players = self._players
         ring = self._undo
@@ -593,17 +583,67 @@ class Table:
         """S2: a new player in the first orbit whose seat no blind has passed yet."""
         return self._hands > 0 and travel < self.seats and not passed >> seat & 1
 
-    def _positions(self, button):
-        """Button seat, SB position and BB of the next hand by the rule set (before H1)."""
-        n = self.seats
+    def _markers(self, player):
+        """What a player's missed-blind markers make him post (M2, M3): the BB live, the SB
+        dead."""
+        return ((_LIVE_BB if player & _MISSED_BB else 0)
+                | (_DEAD_SB if player & _MISSED_SB else 0))
+
+    def _chips(self, post):
+        """A post (live * 4 + dead) in chips at the level in force: (live, dead)."""
+        small = self._level[0]
+        return ((0, small, self._level[1])[post >> 2 & 3], (post & 3) * small)
+
+    # ---- the next hand -------------------------------------------------------------------
+    #
+    # _planned() works the next hand out in self._next, in this order: the positions by the
+    # rule set (S1 for the first hand; DB1..DB3 or MB1), who is dealt in (D1..D3, S2; T1,
+    # T2), heads-up (H1, H2) when two are, a new game (D5, MS2) when fewer than two could
+    # be, then the seats the blinds pass as really posted (M1, H1, S2) and what each seat
+    # posts (M3, M4; MB2). Nothing in the table changes until deal() commits it.
+
+    def _planned(self, button=None):
+        """The next hand (the first one with the seat that won the draw for the button)."""
+        plan = self._next
+        if plan.ready and self._hands:
+            return plan
         active = self._seats_with(_ACTIVE)
         present = active | self._seats_with(_WAITING)
-        if not self._hands:  # S1
-            others = active & ~(1 << button)
-            if _count(active) == 2:
-                return button, button, self._next_seat(button, others)
+        plan.ready = True
+        plan.can_deal = _count(present) >= 2
+        plan.new_game = False
+        plan.free = 0
+        if not plan.can_deal:
+            return plan
+        if not self._hands:
+            self._first_hand(plan, button, active)
+        elif (self.rules != "dead" and not self.tournament and _count(active) < 2
+              or not self._deal_in(plan, active, present)):
+            self._new_game(plan, present)
+        self._passes(plan, button)
+        self._charges(plan)
+        return plan
+
+    def _first_hand(self, plan, button, active):
+        """S1: the button on the seat that won the draw (dead if its player is away), the SB
+        and the BB on the next two active players; heads-up the button's player posts the
+        SB (if the draw went to an away player, the SB player has the button: H1)."""
+        others = active & ~(1 << button)
+        if _count(active) == 2 and active >> button & 1:
+            sb_seat = button
+        else:
             sb_seat = self._next_seat(button, others)
-            return button, sb_seat, self._next_seat(sb_seat, others & ~(1 << sb_seat))
+        plan.bb = self._next_seat(sb_seat, others & ~(1 << sb_seat))
+        plan.dealt = active
+        plan.heads_up = _count(active) == 2
+        plan.button = sb_seat if plan.heads_up else button
+        plan.sb_seat = sb_seat
+
+    def _positions(self, plan, active, present):
+        """The button, SB position and BB by the rule set (DB1..DB3, MB1), with these players
+        active, before heads-up places them again. True when DB3 finds no rotation seat
+        between the BB and the SB position: then only the SB and BB players play, and the
+        SB player has the button."""
         if self.rules == "dead":
             bb = self._next_seat(self._bb, present)  # DB1
             # The rotation: seats in play or that held a position last hand, but the new BB.
@@ -613,107 +653,195 @@ class Table:
                 sb_seat = self._bb  # DB2: big blind, then small blind
             else:
                 sb_seat = self._next_seat(bb, rotation, True)
-            button_seat = 0
-            seat = sb_seat
-            for _ in range(n):  # DB3: the rotation seat before the SB, not past the BB
-                seat = (seat - 2) % n + 1
-                if seat == bb:
-                    break
-                if rotation >> seat & 1:
-                    button_seat = seat
-                    break
-            if not button_seat:
-                button_seat = (sb_seat - 2) % n + 1
-                if button_seat == bb:
-                    button_seat = sb_seat
-            return button_seat, sb_seat, bb
-        # MB1 / SM1
-        button_seat = self._next_seat(self._button, active) or self._button
-        sb_seat = self._next_seat(button_seat, active & ~(1 << button_seat)) or button_seat
-        bb = 0
-        seat = sb_seat
-        for _ in range(n):
-            seat = seat % n + 1
-            if seat == button_seat:
-                break
-            if present >> seat & 1:
-                bb = seat
-                break
-        if not bb:  # two active players and nobody waiting from the SB to the button
-            bb = sb_seat
-        return button_seat, sb_seat, bb
+            # DB3: the rotation seat before the SB position, searched back no further than
+            # the BB.
+            button = self._next_seat(sb_seat, rotation | 1 << bb, True)
+            plan.sb_seat = sb_seat
+            plan.bb = bb
+            plan.button = sb_seat if button == bb else button
+            return button == bb
+        # MB1: the button, then the SB to the next active players; the BB to the next
+        # player after the SB, active or waiting, up to the button (not past it).
+        button = self._next_seat(self._button, active) or self._button
+        sb_seat = self._next_seat(button, active & ~(1 << button)) or button
+        between = present & ~self._seats_after(button, sb_seat) & ~(1 << button)
+        bb = self._next_seat(sb_seat, between) or sb_seat  # none: heads-up (H1)
+        plan.button = button
+        plan.sb_seat = sb_seat
+        plan.bb = bb
+        return False
 
-    def _plan(self, button):
-        """Positions, the seats the blinds pass, the seats passed and the button's travel
-        so far, and who is eligible to be dealt in on his own, the BB aside (D1..D3, S2)."""
-        n = self.seats
+    def _deal_in(self, plan, active, present):
+        """Positions by the rule set and who is dealt in: active players, the BB, waiting
+        players who post (or S2 deals in free) outside the D2 zone; at a tournament table
+        everybody seated but a newcomer on the button or SB position (T1, T2). Heads-up the
+        BB keeps moving and the other player has the button (H1, H2). False when fewer than
+        two could be dealt in (D5), a waiting player on the heads-up button included (D2)."""
         players = self._players
-        button_seat, sb_seat, bb = self._positions(button)
-        if self._hands:
-            sb_passes = self._seats_after(self._sb_seat, sb_seat)
-            bb_passes = self._seats_after(self._bb, bb)
-            passed = self._passed | sb_passes | bb_passes
-            travel = min(n, self._travel + (button_seat - self._button) % n)
-        else:  # S2: the first hand's blinds passed the seats after its button up to its BB
-            sb_passes = self._seats_after(button_seat, sb_seat)
-            bb_passes = self._seats_after(sb_seat, bb)
-            passed = sb_passes | bb_passes
-            travel = 0
-        # D2: a waiting player on the button or after it, before the BB, waits for it to
-        # pass; T2: at a tournament table, a newcomer on the button or SB position waits
         tournament = self.tournament
-        zone = ((1 << button_seat) | (1 << sb_seat if tournament
-                                      else self._seats_after(button_seat, bb))) & ~(1 << bb)
+        only_the_blinds = self._positions(plan, active, present)
+        button = plan.button
+        bb = plan.bb
+        plan.free = self._free_seats(plan, only_the_blinds)
+        # D2: waiting players on the button or after it, before the BB, wait for the button
+        # to pass; T2: a newcomer on the button or the SB position waits one hand.
+        zone = ((1 << button) | (1 << plan.sb_seat if tournament
+                                 else self._seats_after(button, bb))) & ~(1 << bb)
         eligible = 0
-        for seat in range(1, n + 1):
+        for seat in range(1, self.seats + 1):
             player = players[seat]
             status = player & _STATUS
-            if tournament:  # T1: everybody seated
+            if only_the_blinds:  # DB3: the SB and BB players alone
+                if seat == plan.sb_seat and active >> seat & 1:
+                    eligible |= 1 << seat
+            elif tournament:  # T1: everybody seated
                 if player and not (player & _NEW and zone >> seat & 1):
                     eligible |= 1 << seat
             elif status == _ACTIVE:
                 eligible |= 1 << seat
             elif status == _WAITING and not zone >> seat & 1:
-                if not player & _WAITS_FOR_BB or (player & _NEW
-                                                  and self._plays_free(seat, passed, travel)):
+                if not player & _WAITS_FOR_BB or (player & _NEW and plan.free >> seat & 1):
                     eligible |= 1 << seat
-        return button_seat, sb_seat, bb, sb_passes, bb_passes, passed, travel, eligible
+        plan.dealt = eligible | 1 << bb
+        plan.heads_up = _count(plan.dealt) == 2
+        if plan.heads_up:
+            self._heads_up(plan)
+            if not tournament and players[plan.button] & _STATUS == _WAITING:
+                return False  # D2 holds him out ("never a debt on the SB"): one player left
+        return _count(plan.dealt) >= 2
 
-    def _make_up(self, active, sb_player, bb, paid_bb):
-        """MB2: blinds skipped because players left are made up; one blind per player per
-        hand, biggest first, the rest carried.  Returns (sb_player, paid_bb, carries_sb)."""
-        players = self._players
-        posting = self._posting
+    def _heads_up(self, plan):
+        """H1, H2: of the two dealt in, the next one after the last BB has the BB; the other
+        has the button and posts the SB."""
+        plan.bb = self._next_seat(self._bb, plan.dealt)
+        plan.button = plan.sb_seat = self._next_seat(plan.bb, plan.dealt & ~(1 << plan.bb))
+
+    def _new_game(self, plan, present):
+        """D5, MS2: every present player plays, owing nothing. Under moving and simple (MS2)
+        the button goes to the next present player after the last button and the blinds
+        follow it; under dead (and at a tournament table) the rule set places them as if
+        every present player were active. Heads-up as H1 (H2 but for MS2)."""
+        plan.new_game = True
+        plan.dealt = present
+        plan.heads_up = _count(present) == 2
+        if self.rules == "dead" or self.tournament:
+            self._positions(plan, present, present)
+            if plan.heads_up:
+                self._heads_up(plan)
+            return
+        button = self._next_seat(self._button, present)
+        others = present & ~(1 << button)
+        plan.button = button
+        plan.sb_seat = button if plan.heads_up else self._next_seat(button, others)
+        plan.bb = self._next_seat(plan.sb_seat, others & ~(1 << plan.sb_seat))
+
+    def _sb_passes(self, sb_seat, bb, heads_up):
+        """The seats the SB position passes from the last hand's to sb_seat. Heads-up (H1) an
+        SB that is not between its last position and the new BB has moved back: it passes
+        nobody."""
+        last = self._sb_seat
+        if heads_up and last != bb and not self._seats_after(last, bb) >> sb_seat & 1:
+            return 0
+        return self._seats_after(last, sb_seat)
+
+    def _free_seats(self, plan, heads_up):
+        """S2: the seats where a new player is dealt in free at this deal, by the positions
+        of the rule set: the button's travel is under one orbit, and no blind has passed the
+        seat, this deal's blinds included."""
         n = self.seats
-        active &= ~self._left  # the players who stay
+        if self._travel + (plan.button - self._button) % n >= n:
+            return 0
+        passed = (self._passed | self._sb_passes(plan.sb_seat, plan.bb, heads_up)
+                  | self._seats_after(self._bb, plan.bb))
+        return ((2 << n) - 2) & ~passed
+
+    def _passes(self, plan, draw):
+        """The seats the blinds pass as really posted (M1, H1), the seats passed since the
+        first hand and the button's travel (S2). The first hand's SB comes from the seat that
+        won the draw and its BB from the SB (S1, S2)."""
+        n = self.seats
+        if not self._hands:
+            plan.sb_passes = self._seats_after(draw, plan.sb_seat)
+            plan.bb_passes = self._seats_after(plan.sb_seat, plan.bb)
+            plan.passed = plan.sb_passes | plan.bb_passes
+            plan.travel = 0
+            return
+        plan.sb_passes = self._sb_passes(plan.sb_seat, plan.bb, plan.heads_up)
+        plan.bb_passes = self._seats_after(self._bb, plan.bb)
+        plan.passed = self._passed | plan.sb_passes | plan.bb_passes
+        plan.travel = min(n, self._travel + (plan.button - self._button) % n)
+
+    def _charges(self, plan):
+        """The SB player and what each seat dealt in posts: the BB one big blind and nothing
+        more (M4); the SB player the small blind; a waiting player what he owes (a new one:
+        one BB, or nothing if S2 frees him; one back from away: his markers, M3), never on
+        the SB; in a new game (D5, MS2) and at a tournament table only the positions' blinds.
+        Under moving, then MB2's make-ups."""
+        players = self._players
+        posting = plan.posting
+        if plan.heads_up:
+            plan.sb_player = plan.button
+        elif plan.dealt >> plan.sb_seat & 1 and plan.sb_seat != plan.button:
+            plan.sb_player = plan.sb_seat
+        else:
+            plan.sb_player = 0  # a dead small blind
+        only_blinds = plan.new_game or self.tournament
+        for seat in range(1, self.seats + 1):
+            player = players[seat]
+            post = 0
+            if not plan.dealt >> seat & 1:
+                pass
+            elif seat == plan.bb:
+                post = _LIVE_BB
+            elif seat == plan.sb_player:
+                post = _LIVE_SB
+            elif only_blinds or player & _STATUS != _WAITING:
+                pass
+            elif player & _NEW:
+                post = 0 if plan.free >> seat & 1 else _LIVE_BB
+            else:
+                post = self._markers(player)
+            posting[seat] = post
+        plan.paid_bb = 1 << plan.bb  # seats paying a big blind as a blind this hand
+        plan.carries_sb = 0
+        if (self.rules == "moving" and self._hands and not self.tournament
+                and not plan.heads_up and not plan.new_game):
+            self._make_up(plan)
+
+    def _make_up(self, plan):
+        """MB2: blinds skipped because players left are made up; one blind per player per
+        hand, biggest first, the rest carried."""
+        players = self._players
+        posting = plan.posting
+        n = self.seats
+        bb = plan.bb
+        stay = self._seats_with(_ACTIVE) & plan.dealt & ~self._left  # the players who stay
         due_bb = 0
         due_sb = 0
         if self._left and _count(self._dealt) >= 3:
             # Due the BB: the first player after the last BB who was dealt into the last
-            # hand, unless this hand's BB is already on his seat or before it.
-            seat = self._next_seat(self._bb, active & self._dealt)
-            if seat and not self._seats_after(self._bb, seat) >> bb & 1:
+            # hand, unless this hand's BB is on a seat from the last BB up to his.
+            seat = self._next_seat(self._bb, stay & self._dealt)
+            if seat and not (self._seats_after(self._bb, seat) | 1 << self._bb) >> bb & 1:
                 due_bb = 1 << seat
             for seat in range(1, n + 1):
-                if active >> seat & 1 and players[seat] & _PAID_BB and seat != sb_player:
+                if stay >> seat & 1 and players[seat] & _PAID_BB and seat != plan.sb_player:
                     due_sb |= 1 << seat
         for seat in range(1, n + 1):
-            if active >> seat & 1 and players[seat] & _CARRIES_SB and seat != sb_player:
+            if stay >> seat & 1 and players[seat] & _CARRIES_SB and seat != plan.sb_player:
                 due_sb |= 1 << seat
-        carries_sb = 0
         for seat in range(1, n + 1):
             if not (due_bb | due_sb) >> seat & 1:
                 continue
             if due_bb >> seat & 1 or seat == bb:
                 posting[seat] = _LIVE_BB
-                paid_bb |= 1 << seat
-                if seat == sb_player or due_sb >> seat & 1:
-                    carries_sb |= 1 << seat  # the small blind waits for the next hand
-                if seat == sb_player:
-                    sb_player = 0  # he posts a big blind instead of the small one
+                plan.paid_bb |= 1 << seat
+                if seat == plan.sb_player or due_sb >> seat & 1:
+                    plan.carries_sb |= 1 << seat  # the small blind waits for the next hand
+                if seat == plan.sb_player:
+                    plan.sb_player = 0  # he posts a big blind instead of the small one
             else:
                 posting[seat] = _DEAD_SB
-        return sb_player, paid_bb, carries_sb
 
     def _make_hand(self):
         n = self.seats

@@ -110,7 +110,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--hands", type=_positive, default=5000, help="hands per rule set")
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all",
                    help="rule set to play, or all three one after the other")
-    s.add_argument("--seats", type=int, default=9, help="seats at the table (2..12)")
+    s.add_argument("--seats", type=int, default=argparse.SUPPRESS,
+                   help="seats at the table, 2..12 (default: 9); the referee plays every size "
+                   "from 2 to 12 unless given")
+    s.add_argument("--referee", action="store_true",
+                   help="play every event on the independent referee too (referee.py) and "
+                   "check every deal against what owes said before it")
     s.add_argument("--tournament", action="store_true",
                    help="play a tournament per rule set instead (--hands: at most)")
     s.add_argument("--players", type=int, help="tournament: players at the start (default: "
@@ -204,12 +209,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             return bench_main([])
         if args.command == "simulate":
             from .simulate import main as simulate_main
-            from .simulate import tournament_main
+            from .simulate import referee_main, tournament_main
 
+            seats = getattr(args, "seats", None)
             if args.tournament:
-                return tournament_main(args.seed, args.rules, args.seats, args.players,
+                return tournament_main(args.seed, args.rules, seats or 9, args.players,
                                        args.minutes, args.pace, args.ante_kind, args.hands)
-            return simulate_main(args.seed, args.hands, args.rules, args.seats)
+            if args.referee:
+                return referee_main(args.seed, args.hands, args.rules, seats)
+            return simulate_main(args.seed, args.hands, args.rules, seats or 9)
         if args.command == "web":
             return web(args)
         if args.command in ("bridge", "room"):

@@ -17,6 +17,8 @@ from typing import Dict, List, Optional
 
 from dealerbutton.rules import RuleError, Table
 
+from .referee import CheckedTable, Disagreement, notation, shortest
+
 RULE_SETS = ("dead", "moving", "simple")
 STAKES = (10, 20)
 
@@ -49,6 +51,9 @@ class Report:
         self.undos = 0
         self.round_trips = 0
         self.checks = 0
+        self.compared = 0       # events played on the referee too (--referee)
+        self.owes_checks = 0    # seats' posts checked against what they owed
+        self.new_games = 0      # hands dealt as a new game (D5, MS2)
 
     def add_hand(self, h) -> None:
         self.hands += 1
@@ -112,13 +117,13 @@ class Session:
     """One table from its first hand to its last, with random comings and goings."""
 
     def __init__(self, rng: random.Random, rules: str, seats: int, report: Report,
-                 number: int):
+                 number: int, table_class=None):
         self.rng = rng
         self.rules = rules
         self.seats = seats
         self.report = report
         self.number = number
-        self.t = Table(seats=seats, rules=rules, stakes=STAKES)
+        self.t = (table_class or Table)(seats=seats, rules=rules, stakes=STAKES)
         self.history: List[str] = []
 
     def fail(self, rule: str, text: str):
@@ -210,11 +215,11 @@ class Session:
         status_before = {s: t.status(s) for s in range(1, self.seats + 1)}
         twin = Table.from_dict(json.loads(json.dumps(t.to_dict())))
         button = None
-        if t.hands == 0:
-            active = self.seats_with("active")
-            if not active:
+        if t.hands == 0:  # the draw: any seated player, one away too (S1)
+            seated = self.seats_with("active") + self.seats_with("away")
+            if not seated:
                 return None
-            button = self.rng.choice(active)
+            button = self.rng.choice(seated)
         self.report.events += 1
         try:
             h = t.deal(button) if button else t.deal()
@@ -226,7 +231,9 @@ class Session:
             self.history.append("deal (refused)")
             return None
         self.history.append("deal %s -> %r" % (button or "", h))
-        # E4: a table restored from its data deals the same hand and ends the same.
+        # E4: a table restored from its data deals the same hand and ends the same; its
+        # undo history starts at the restore.
+        self.check(not twin.can_undo(), "E4", "a restored table can undo")
         h2 = twin.deal(button) if button else twin.deal()
         self.check(hand_key(h2) == hand_key(h), "E4", "restored table dealt %r, not %r"
                    % (h2, h))
@@ -275,6 +282,8 @@ class Session:
         rng = self.rng
         for _ in range(rng.randint(2, self.seats)):
             self.apply("sit", self.t.sit, rng.choice(self.seats_with("empty")))
+        if len(self.seats_with("active")) >= 3 and rng.random() < 0.25:
+            self.apply("away", self.t.away, rng.choice(self.seats_with("active")))
         played = 0
         attempts = 0
         while played < hands and attempts < hands * 4:
@@ -292,7 +301,11 @@ class Session:
         return played
 
 
-def simulate(rules: str, seed: int, hands: int, seats: int, progress=None) -> Report:
+def simulate(rules: str, seed: int, hands: int, seats: int, progress=None,
+             referee: bool = False) -> Report:
+    """Random sessions of `hands` hands in all; with referee=True every event is played on
+    the independent referee too (referee.CheckedTable), and a disagreement is raised with
+    the session that led to it (its `table`)."""
     rng = random.Random("%d/%s/%d" % (seed, rules, seats))
     report = Report(rules, seats)
     progress = progress or (lambda n: None)
@@ -300,7 +313,18 @@ def simulate(rules: str, seed: int, hands: int, seats: int, progress=None) -> Re
     while done < hands:
         report.sessions += 1
         length = min(hands - done, rng.randint(20, 400))
-        done += Session(rng, rules, seats, report, report.sessions).play(length, progress)
+        session = Session(rng, rules, seats, report, report.sessions,
+                          CheckedTable if referee else None)
+        checked = session.t if isinstance(session.t, CheckedTable) else None
+        try:
+            done += session.play(length, progress)
+        except Disagreement as e:
+            e.table = checked
+            raise
+        if checked is not None:
+            report.compared += checked.compared
+            report.owes_checks += checked.owes_checks
+            report.new_games += checked.new_games
     return report
 
 
@@ -335,6 +359,21 @@ class Progress:
         self.stream.flush()
 
 
+def failed(bar: "Progress", start: float, seed: int, e: AssertionError) -> int:
+    """Report a failed run (an invariant, or a disagreement with the referee and the
+    shortest session that gives it): exit status 1."""
+    bar.end(time.monotonic() - start)
+    print()
+    table = e.table if isinstance(e, Disagreement) else None
+    if table is None:
+        print("INVARIANT FAILED (seed %d): %s" % (seed, e))
+        return 1
+    print("DISAGREEMENT (seed %d, rules %s, %d seats) %s" % (seed, table.rules, table.seats, e))
+    print("shortest session: %s" % notation(table.seats, table.rules,
+                                            shortest(table.seats, table.rules, table.log)))
+    return 1
+
+
 def main(seed: int, hands: int, rules: str, seats: int) -> int:
     if not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
@@ -348,14 +387,48 @@ def main(seed: int, hands: int, rules: str, seats: int) -> int:
         try:
             report = simulate(name, seed, hands, seats, bar)
         except InvariantFailed as e:
-            bar.end(time.monotonic() - start)
-            print()
-            print("INVARIANT FAILED (seed %d): %s" % (seed, e))
-            return 1
+            return failed(bar, start, seed, e)
         bar.end(time.monotonic() - start)
         print()
         for line in report.lines():
             print(line)
+    return 0
+
+
+def referee_main(seed: int, hands: int, rules: str, seats: Optional[int]) -> int:
+    """--referee: the random sessions on every table size from 2 to 12 seats (or --seats),
+    every event played on the independent referee too and every deal checked against what
+    `owes` said before it; figures per rule set and table size, or the first disagreement
+    with the shortest session that shows it."""
+    if seats is not None and not 2 <= seats <= 12:
+        print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
+        return 2
+    sizes = list(range(2, 13)) if seats is None else [seats]
+    sets = RULE_SETS if rules == "all" else (rules,)
+    print("simulate --referee: seed %d, %d hands per rule set on %s, stakes %d/%d; every event "
+          "played on the referee too" % (seed, hands, "%d seats" % seats if seats
+                                         else "2 to 12 seats", STAKES[0], STAKES[1]))
+    for name in sets:
+        bar = Progress(hands, "referee " + name)
+        start = time.monotonic()
+        reports = []
+        for i, size in enumerate(sizes):
+            share = hands * (i + 1) // len(sizes) - hands * i // len(sizes)
+            try:
+                reports.append(simulate(name, seed, share, size, bar, referee=True))
+            except (Disagreement, InvariantFailed) as e:
+                return failed(bar, start, seed, e)
+        bar.end(time.monotonic() - start)
+        print()
+        print("referee %s: %d hands in %d sessions, %d events played on both, %d seats' "
+              "posts checked against owes; disagreements: 0" % (
+                  name, sum(r.hands for r in reports), sum(r.sessions for r in reports),
+                  sum(r.compared for r in reports), sum(r.owes_checks for r in reports)))
+        print(" seats   hands sessions  heads-up  new games  dead buttons  no SB    events")
+        for r in reports:
+            print("%6d %7d %8d %9d %10d %13d %6d %9d" % (
+                r.seats, r.hands, r.sessions, r.heads_up, r.new_games, r.dead_buttons,
+                r.no_sb, r.compared))
     return 0
 
 

@@ -37,6 +37,53 @@ def seed000(rules="dead"):
     return table(9, (1, 2, 3, 4, 5, 6, 7), button=7, rules=rules)
 
 
+def session(text):
+    """A table after a session written as `T(4,dead); sit 4; sit 3 post; deal 4; away 3;
+    deal` (T(seats,rules), stakes 10/20; see play)."""
+    head, _, events = text.partition(";")
+    seats, rules = head.strip()[2:-1].split(",")
+    t = Table(int(seats), rules.strip(), (10, 20))
+    play(t, events)
+    return t
+
+
+def play(t, events):
+    """Play events on table t: `sit 3`, `sit 3 post`, `away 3`, `back 3`, `back 3 wait`,
+    `choose 3 post`, `leave 3`, `deal 4` (the first hand: the draw on seat 4), `deal`,
+    `undo`, separated by `;`. Every event must be accepted."""
+    for part in events.split(";"):
+        words = part.split()
+        if not words:
+            continue
+        event, args = words[0], words[1:]
+        if event == "sit":
+            t.sit(int(args[0]), post=args[1:] == ["post"])
+        elif event == "back":
+            t.back(int(args[0]), wait=args[1:] == ["wait"])
+        elif event == "choose":
+            t.choose(int(args[0]), args[1])
+        elif event == "deal":
+            t.deal(button=int(args[0])) if args else t.deal()
+        elif event == "away" or event == "leave":
+            getattr(t, event)(int(args[0]))
+        elif event == "undo":
+            t.undo()
+        else:
+            raise ValueError("unknown event %r" % part)
+
+
+def hand_is(h, button, sb, bb, posts, first=None, dealt=None):
+    """Hand h has these positions and posts (and first to act, seats dealt in if given)."""
+    assert h.button == button, describe(h)
+    assert h.sb == sb, describe(h)
+    assert h.bb == bb, describe(h)
+    assert h.posts == posts, describe(h)
+    if first is not None:
+        assert h.first_to_act == first, describe(h)
+    if dealt is not None:
+        assert h.dealt == dealt, describe(h)
+
+
 def posts_text(posts):
     return " ".join("%d:%d/%d" % (s, posts[s][0], posts[s][1]) for s in sorted(posts))
 
@@ -112,8 +159,8 @@ def check_table(t):
         assert live in (0, big) and dead in (0, small), (s, live, dead)  # M2: one set
         if st in ("empty",):
             assert (live, dead) == (0, 0), s
-        if st == "active":
-            assert live == 0, s
+        if st == "active" and t.rules != "moving":
+            assert (live, dead) == (0, 0), s  # only MB2 makes an active player post more
         if t.tournament:  # T1: nobody owes, nobody chooses
             assert (live, dead) == (0, 0) and t.choice(s) is None, s
         else:
@@ -196,8 +243,10 @@ def check_deal(t, before, h):
     else:
         assert h.button != h.bb, describe(h)
         assert h.first_to_act == _after(t, h.bb, dealt), describe(h)
-        if t.rules == "dead" and prev is not None and st_before[prev.bb] == "active":
-            # DB2: a player who paid the BB pays the SB next hand
+        if (t.rules == "dead" and prev is not None and st_before[prev.bb] == "active"
+                and (prev.bb in dealt or not t.tournament)):
+            # DB2: a player who paid the BB pays the SB next hand (at a tournament table a
+            # newcomer who sat where he busted is active too, but held out there: T2)
             assert h.sb == prev.bb, (describe(prev), describe(h))
             assert blinds_of(h, h.sb) == (small, 0)
     if t.rules != "moving" or t.tournament:  # one big blind only, except MB2 make-ups
@@ -241,12 +290,13 @@ def seat_debts(t):
 
 
 def check_debts_kept(t, statuses_before, debts_before):
-    """M1, M2: across an event (undo aside), a player who stays away, or stays waiting
-    (not dealt in), owes at least what he owed: a missed blind stays marked until paid (a
-    blind: in chips at the level in force, which may have changed)."""
+    """M1, M2: across an event (undo aside), a player who stays away owes at least what he
+    owed: a missed blind stays marked until paid (a blind: in chips at the level in force,
+    which may have changed). (A waiting player's figure follows the next deal, M6: a new
+    game coming clears it.)"""
     for s in range(1, t.seats + 1):
         st = statuses_before[s]
-        if st in ("away", "waiting") and t.status(s) == st:
+        if st == "away" and t.status(s) == st:
             live, dead = t.owes(s)
             was_live, was_dead = debts_before[s]
             assert (live or not was_live) and (dead or not was_dead), (

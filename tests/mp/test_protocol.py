@@ -287,12 +287,12 @@ def test_state_json():
     rig.send("sit 3")
     rig.send("deal 1")
     rig.send("leave 1")
-    rig.send("sit 1 post")  # no blind has passed the first button's seat: he owes nothing
+    rig.send("sit 1 post")  # the next BB lands on the first button's seat: a BB (M6)
     r = rig.reply("state")
-    assert '{"seat":1,"status":"waiting","owes":[0,0],"choice":"post"}' in r, r
+    assert '{"seat":1,"status":"waiting","owes":[10,0],"choice":"post"}' in r, r
     rig.send("choose 1 wait")
     r = rig.reply("state")
-    assert '{"seat":1,"status":"waiting","owes":[0,0],"choice":"wait"}' in r, r
+    assert '{"seat":1,"status":"waiting","owes":[10,0],"choice":"wait"}' in r, r
     json.loads(r[3:])
 
 

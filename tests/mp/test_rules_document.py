@@ -53,11 +53,10 @@ def test_events_and_refusals_read_like_the_commands():
              "seat 3", "choose 3 wait", "seat 3 4", "leave 4", "undo", "seat 1"]
     assert rules_document.run(lines) == [
         "moving, 4 seats, 5/10", "sit 1 2", "deal 3",
-        "  refused: seat 3 has no active player: the first button goes to a player who"
-        " drew for it",
+        "  refused: seat 3 is empty: the first button goes to a player who drew for it",
         "deal 1", "  hand 1: button 1, SB 1, BB 2; dealt 2 1; posts 2: 10, 1: 5",
-        "sit 3 post", "seat 3", "  seat 3: waiting (post), owes nothing", "choose 3 wait",
-        "seat 3 4", "  seat 3: waiting (wait), owes nothing", "  seat 4: empty",
+        "sit 3 post", "seat 3", "  seat 3: waiting (post), owes 10", "choose 3 wait",
+        "seat 3 4", "  seat 3: waiting (wait), owes 10", "  seat 4: empty",
         "leave 4", "  refused: seat 4 is empty: nobody to leave", "undo", "seat 1",
         "  seat 1: active, owes nothing"]
 

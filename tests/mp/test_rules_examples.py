@@ -6,20 +6,9 @@ and Gina on 6 and 7, the first button on Gina's seat 7 (Alice SB, Bob BB), so Ca
 (seat 3) is due the big blind, as in the seed.
 """
 import mptest
-from rules_scenario import describe, refused, seed000, table
+from rules_scenario import describe, hand_is, refused, seed000, table
 
 ALICE, BOB, CAROL, DAVID, ELLEN, FRANK, GINA = 1, 2, 3, 4, 5, 6, 7
-
-
-def hand_is(h, button, sb, bb, posts, first=None, dealt=None):
-    assert h.button == button, describe(h)
-    assert h.sb == sb, describe(h)
-    assert h.bb == bb, describe(h)
-    assert h.posts == posts, describe(h)
-    if first is not None:
-        assert h.first_to_act == first, describe(h)
-    if dealt is not None:
-        assert h.dealt == dealt, describe(h)
 
 
 # ---- S: starting a game --------------------------------------------------------------
@@ -119,10 +108,13 @@ def test_S2_the_first_heads_up_hands_button_seat_was_not_passed():
     t.sit(1)
     t.sit(4)
     assert t.owes(4) == (20, 0)  # the BB passed seats 3, 4 and 5
-    assert t.owes(1) == (0, 0)  # but not seat 1
+    assert t.owes(1) == (20, 0)  # and the next BB lands on seat 1 (M6)
     t.leave(2)
     t.sit(2)
-    assert t.owes(2) == (0, 0)
+    assert t.owes(2) == (0, 0)  # but no blind passes seat 2, the next deal's neither
+    h = t.deal()  # the new player on the button waits (D2): heads-up
+    hand_is(h, 5, 5, 1, {5: (10, 0), 1: (20, 0)}, dealt=(1, 5))
+    assert t.status(2) == "waiting" and t.owes(2) == (20, 0)  # the next BB reaches him
 
 
 # ---- DB: dead button (seed 000) ---------------------------------------------------------
@@ -278,14 +270,16 @@ def test_MB2_away_player_is_not_made_up_he_misses_blinds():
 
 def test_MB2_never_right_after_a_heads_up_hand():
     t = table(9, (1, 4, 7), button=1, rules="moving")
-    t.leave(7)
+    t.away(7)  # he has just paid the big blind
     h = t.deal()
     hand_is(h, 4, 4, 1, {4: (10, 0), 1: (20, 0)}, first=4)
+    assert t.owes(7) == (0, 0)  # heads-up the SB stays on seat 4: no blind passed him
+    t.back(7)
     t.sit(5, post=True)
     t.sit(6, post=True)
-    t.leave(1)  # dealt into the last hand, but that hand was heads-up
+    t.leave(1)  # dealt into the last hand, but that hand was heads-up: 4 is due no BB
     h = t.deal()
-    hand_is(h, 4, None, 5, {5: (20, 0), 6: (20, 0)}, dealt=(5, 6, 4))
+    hand_is(h, 7, 4, 5, {4: (10, 0), 5: (20, 0), 6: (20, 0)}, dealt=(4, 5, 6, 7))
 
 
 def test_MB2_nothing_made_up_when_no_blind_skipped_anybody():
@@ -469,7 +463,10 @@ def test_D5_last_two_present_players_just_play():
     t.sit(5)  # waits for the big blind
     t.leave(3)
     t.leave(1)
-    assert t.owes(5) == (20, 0)
+    assert t.owes(5) == (0, 0)  # M6: the next deal is a new game
+    t.leave(2)
+    assert t.owes(5) == (20, 0)  # no hand can be dealt: S2 so far (every seat passed)
+    t.undo()
     h = t.deal()  # Bob alone could be dealt in: both play, owing nothing
     hand_is(h, 5, 5, 2, {5: (10, 0), 2: (20, 0)}, first=5)
     assert t.status(5) == "active" and t.owes(5) == (0, 0)
