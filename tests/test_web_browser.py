@@ -208,7 +208,12 @@ def test_config_checked_by_the_firmware_and_kept(page):
     page.wait_for_function("document.getElementById('row-6')?.textContent.includes('active')")
     page.click("#defaults")
     page.wait_for_function("document.querySelectorAll('.led').length === 24")
-    wait_log(page, "has 6 seats, config.json 9: clean start")
+    wait_log(page, "has 6 seats, config.json 9: kept as state-6seats-dead-10-20.json")
+    # The 6-seat table comes back with its configuration.
+    page.fill("#config", '{"seats": 6, "leds": 30, "brightness": 255}')
+    page.click("#apply")
+    wait_log(page, "from state-6seats-dead-10-20.json)")
+    page.wait_for_function("document.getElementById('row-6')?.textContent.includes('active')")
 
 
 # -- Web Serial, with the emulator behind it --------------------------------------------
