@@ -18,6 +18,7 @@ from typing import Dict, Union
 
 import dealerbutton
 
+from . import ringsvg
 from .options import Refused
 
 PAGE = Path(__file__).resolve().with_name("webpage")
@@ -76,6 +77,8 @@ def site(root: Path = CHECKOUT) -> Dict[str, Content]:
     for name, p in modules.items():
         files["firmware/dealerbutton/" + name] = p
     files["firmware/modules.json"] = (json.dumps(sorted(modules)) + "\n").encode()
+    # The ring's legend, drawn by the firmware's renderer (as hardware/ring-legend.svg).
+    files["ring-legend.json"] = (json.dumps(ringsvg.legend_rows()) + "\n").encode()
     return files
 
 
