@@ -193,6 +193,7 @@ def test_a_start_up_error_stays_on_screen_until_a_key(size):
     lines = screen_text(m, *size)
     text = " ".join(" ".join(lines).split())
     assert ASIDE[2:] in text, text
+    assert text.count("kept as") == 1   # not again in the events below it
     assert "(any key: dismiss)" in text
     m.dismiss()
     text = " ".join(" ".join(screen_text(m, *size)).split())

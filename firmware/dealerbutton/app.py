@@ -37,7 +37,6 @@ from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK, Button
 from dealerbutton.rules import UNDO_DEPTH, Table
 from dealerbutton.stats import Stats
-from dealerbutton.store import aside_name
 from dealerbutton.ticks import ticks_add, ticks_diff
 
 _HEX = b"0123456789ABCDEF"
@@ -92,9 +91,6 @@ class Pins:
             if pins[i].value() == 0:
                 bits |= 1 << i
         return bits
-
-
-CLEAN = ": clean start"
 
 
 class App:
@@ -158,84 +154,20 @@ class App:
 
     # -- state ---------------------------------------------------------------------
     def restore(self):
-        """The saved table if there is a usable one (reported as `* info`), else a new one
-        (a problem reported as `* error`). A sound table saved under another configuration
-        is never thrown away: it is kept aside in a file named by its configuration
-        (store.aside_name), and the one kept aside for this configuration, if any, is
-        restored in its place (take_back)."""
-        st = self.store
-        if st is None:
+        """The saved table if there is a usable one that fits config.json (reported as
+        `* info`), else a new one (a problem reported as `* error`); a table saved under
+        another configuration is kept aside, and the one kept for this configuration comes
+        back (storeread.restore)."""
+        if self.store is None:
             self.clock = self.new_clock(None)
             return self.new_table()
-        d, seq, message = st.load()
-        problem = st.problem
-        saved_clock = st.clock
-        if message.endswith(CLEAN):
-            message = message[:-len(CLEAN)]
-        table = None
-        free = d is None        # no sound table in state.json that a restore would replace
-        kept = False            # ... because it was kept aside
-        if d is not None:
-            try:
-                table = Table.from_dict(d)
-                why = self.mismatch(table)
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-                table = None
-                free = problem = True
-                message = "saved table (save %d) unusable (%s)" % (seq, exc)
-            else:
-                if why:
-                    message = "saved table (save %d) %s" % (seq, why)
-                    name = aside_name(table.seats, table.rules, table.stakes, table.tournament)
-                    try:
-                        st.set_aside(name)
-                        free = kept = True
-                        message += ": kept as %s (config.json back to %s resumes it)" % (
-                            name, self.wanted(table))
-                    except OSError as exc:
-                        message += ", and could not be kept aside (%s)" % exc
-                    table = None
-                    problem = True
-        if table is None and free:
-            table, note = self.take_back(st)
-            if table is not None:
-                saved_clock = st.read_clock
-                if d is not None or problem:
-                    self.write(("* info " if kept or not problem else "* error ") + message)
-                problem = False
-                message = note
-            elif note:                       # one kept for this config, but unusable
-                if d is not None or problem:
-                    self.write(("* info " if kept else "* error ") + message)
-                problem = True
-                message = note
-        if table is None:
-            message += CLEAN
-        self.write(("* error " if problem else "* info ") + message)
+        from dealerbutton import storeread
+        try:
+            table, saved_clock = storeread.restore(self)
+        finally:
+            forget("storeread")
         self.clock = self.new_clock(saved_clock if table is not None else None)
         return table if table is not None else self.new_table()
-
-    def take_back(self, st):
-        """The table kept aside for this configuration made the one the store st saves
-        again: (table, "state restored ..."), (None, why it is unusable), or (None, "") when
-        there is none. It is checked before the one rename that brings it back."""
-        c = self.cfg
-        name = aside_name(c["seats"], c["rules"], c["stakes"], self.tournament is not None)
-        d, seq, why = st.read(name)
-        if why == "missing":
-            return None, ""
-        if why is None:
-            try:
-                table = Table.from_dict(d)
-                if self.mismatch(table):
-                    raise ValueError("a table of another configuration")
-                st.fs.rename(name, st.name)
-                st.seq = seq
-                return table, "state restored (save %d, from %s)" % (seq, name)
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError,
-                    OSError) as exc:
-                return None, "saved table in %s unusable (%s)" % (name, exc)
-        return None, "saved state unusable (%s %s)" % (name, why)
 
     def new_clock(self, saved):
         """The tournament's clock: the saved one (paused), else a new one at level 1; None
@@ -251,36 +183,6 @@ class App:
             finally:
                 forget("config")  # from_dict's messages borrow config.py's: not kept (board.py)
         return clockmod.Clock(self.tournament, self.now)
-
-    def mismatch(self, table):
-        """Why a saved table does not fit config.json, or None."""
-        c = self.cfg
-        if table.seats != c["seats"]:
-            return "has %d seats, config.json %d" % (table.seats, c["seats"])
-        if table.rules != c["rules"]:
-            return "plays rules %s, config.json %s" % (table.rules, c["rules"])
-        if table.tournament != (self.tournament is not None):
-            return "is a %s table, config.json %s" % (
-                "tournament" if table.tournament else "cash game",
-                "has a tournament" if self.tournament else "a cash game")
-        if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
-            return "has other stakes than config.json"
-        return None
-
-    def wanted(self, table):
-        """What config.json must say again for a saved table to fit: "9 seats", "rules
-        dead, stakes 10/20", "a tournament", ..."""
-        c = self.cfg
-        out = []
-        if table.seats != c["seats"]:
-            out.append("%d seats" % table.seats)
-        if table.rules != c["rules"]:
-            out.append("rules %s" % table.rules)
-        if table.tournament != (self.tournament is not None):
-            out.append("a tournament" if table.tournament else "a cash game")
-        if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
-            out.append("stakes %d/%d" % (table.stakes[0], table.stakes[1]))
-        return ", ".join(out)
 
     def new_table(self):
         c = self.cfg

@@ -11,14 +11,6 @@ FORMAT = 1
 NAME = "state.json"
 
 
-def aside_name(seats, rules, stakes, tournament):
-    """The file that keeps a table saved under another configuration, named by the table's
-    own: state-9seats-dead-10-20.json (seats, rules, a cash game's stakes), or
-    state-9seats-dead-tournament.json."""
-    return "state-%dseats-%s-%s.json" % (
-        seats, rules, "tournament" if tournament else "%d-%d" % (stakes[0], stakes[1]))
-
-
 def dumps(obj):
     """Canonical compact JSON: no whitespace, object keys sorted, so the same data gives the
     same bytes (and the same CRC) on CPython and on MicroPython."""
@@ -197,28 +189,13 @@ class Store:
         self.seq = seq
         return len(head) + len(payload) + 1
 
-    def set_aside(self, name):
-        """Keep the saved table as the file `name` instead (one rename: atomic on littlefs
-        and POSIX); the next save starts a new state file. OSError when the flash fails."""
-        self.fs.rename(self.name, name)
-        self.seq = 0
-
-    def read(self, name):
-        """(table_dict or None, seq, problem) of the state file `name`, checked as load()
-        checks (problem: None, "missing" or why it is unusable); its clock in read_clock."""
-        from dealerbutton import storeread
-        try:
-            return storeread.read(self, name)
-        finally:
-            forget("storeread")
-
     def load(self):
         """The newest intact saved table: (table_dict or None, seq, message), the clock saved
         beside it in self.clock. Never raises on a bad file: a missing or corrupt one gives
         a clean start (None) and says why.
 
         The reading code (storeread.py) runs at power-up only: it is loaded for this call
-        and forgotten after (2.8 KB of heap on the unix port, about 2 KB on the board)."""
+        (and for App.restore) and forgotten after, so the table does not keep its heap."""
         from dealerbutton import storeread
         try:
             return storeread.load(self)

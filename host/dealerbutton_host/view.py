@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .client import Client, CommandError, DeviceClosed, DeviceError
 
@@ -354,7 +354,7 @@ def wrap_lines(lines: List[str], width: int, indent: int = 9) -> List[str]:
     return out
 
 
-def fitted(lines: List[Tuple[str, object]], width: int) -> List[Tuple[str, object]]:
+def fitted(lines: Sequence[Tuple[str, object]], width: int) -> List[Tuple[str, object]]:
     """Styled lines fitted to the width as wrap_lines() does, each part in its line's style."""
     return [(part, style) for line, style in lines
             for part in wrap_lines([line], width, indent=2)]
@@ -489,15 +489,28 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     put(log_top - 1, 0, "events", "bold")
     for j, line in enumerate(notice):
         put(log_top + j, 0, line, "dim" if line == DISMISS else "error")
-    rest = log_rows - len(notice)
-    if rest > 0:
-        for j, line in enumerate(wrap_lines(list(model.log)[-rest:], width)[-rest:]):
-            put(log_top + len(notice) + j, 0, line,
-                "error" if (" err " in line or "* error" in line) else None)
+    for j, line in enumerate(log_lines(model, width, log_rows - len(notice))):
+        put(log_top + len(notice) + j, 0, line,
+            "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
     put(height - 1, 0, help_text(mode, seats, width, model.drawing), "reverse")
     return items
+
+
+def log_lines(model: TableModel, width: int, rows: int) -> List[str]:
+    """The newest events that fit in rows, each whole (fitted to the width), oldest first;
+    the last one's first rows if even it does not fit. Those shown above them as notices
+    are left out."""
+    shown = ["* " + n for n in model.notices]
+    lines = [line for line in model.log if line[9:] not in shown]
+    out: List[str] = []
+    for line in reversed(lines[-rows:] if rows > 0 else []):
+        wrapped = wrap_lines([line], width)
+        if len(out) + len(wrapped) > rows:
+            return out or wrapped[:rows]
+        out = wrapped + out
+    return out
 
 
 def to_text(items: List[Item], width: int, height: int) -> List[str]:
