@@ -287,6 +287,12 @@ class Tmux:
         self.tmux("kill-server")
         shutil.rmtree(self.status_file.parent, ignore_errors=True)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
 
 def dealerbutton(*args):
     return " ".join([str(BIN / "dealerbutton")] + [str(a) for a in args])
@@ -376,8 +382,7 @@ def test_a_table_kept_aside_at_start_up_is_said_on_screen_and_comes_back(tmp_pat
     """Nine seats, a hand, quit; start again with --seats 6: the screen says where the
     9-seat table went until a key is pressed; back to --seats 9, it is there again."""
     state = tmp_path / "state"
-    term = Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24)
-    try:
+    with Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24) as term:
         term.wait_for(r"\b9  empty")
         term.keys("1", "2", "3")
         term.wait_for(r"\b3  active")
@@ -385,10 +390,7 @@ def test_a_table_kept_aside_at_start_up_is_said_on_screen_and_comes_back(tmp_pat
         term.wait_for(r"hand 1: D 2")
         term.keys("q")
         assert term.wait_exit() == 0
-    finally:
-        term.close()
-    term = Tmux(dealerbutton("emulate", "--seats", 6, "--state", state), 80, 24)
-    try:
+    with Tmux(dealerbutton("emulate", "--seats", 6, "--state", state), 80, 24) as term:
         screen = term.wait_for(r"\(any key: dismiss\)")
         text = " ".join(screen.split())
         assert ("! error saved table (save 4) has 9 seats, config.json 6: kept as "
@@ -399,16 +401,11 @@ def test_a_table_kept_aside_at_start_up_is_said_on_screen_and_comes_back(tmp_pat
         assert re.search(r"\b1  empty", term.screen())
         term.keys("q")
         assert term.wait_exit() == 0
-    finally:
-        term.close()
-    term = Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24)
-    try:
+    with Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24) as term:
         screen = term.wait_for(r"hand 1: D 2")
         assert "dismiss" not in screen  # nothing went wrong: nothing to dismiss
         assert re.search(r"\b3  active", screen)
         term.keys("q")
-    finally:
-        term.close()
 
 
 @pytest.mark.parametrize("command", ["emulate", "monitor --port /dev/ttyACM9"])
