@@ -267,20 +267,16 @@ def test_protocol_over_a_pty(runtime, tmp_path):
     assert not link.exists()
 
 
-def test_emulator_that_cannot_start_is_reported_cleanly(tmp_path):
+def test_a_config_the_firmware_refuses_is_said_before_the_emulator_starts(tmp_path):
     bad = tmp_path / "config.json"
     bad.write_text('{"seats": 40}')
-    proc = subprocess.Popen(emulate_cmd("--stdio", "--config", str(bad), "--state",
-                                        str(tmp_path / "s")),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, bufsize=0)
-    client = Client.process(proc, timeout=5.0)
-    client.sync()               # it runs, refusing, as the board does
-    with pytest.raises(CommandError) as exc:
-        client.call("state")
-    assert exc.value.code == "config" and "seats: 40 is out of range" in str(exc.value)
-    client.close()
-    assert proc.wait(5) == 2
+    proc = subprocess.run(emulate_cmd("--stdio", "--config", str(bad), "--state",
+                                      str(tmp_path / "s")),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == ("dealerbutton emulate: --config %s refused: seats: 40 is out of "
+                           "range 2..12\n" % bad)
+    assert not (tmp_path / "s").exists()      # nothing made, nothing remembered
 
 
 def test_default_state_folder_is_per_user_and_created(tmp_path):

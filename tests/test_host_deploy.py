@@ -172,7 +172,7 @@ def test_invalid_config_is_refused_before_touching_the_board(tmp_path):
     bad.write_text('{"seats": 14, "leds": "many", "colour": 1}')
     rc, out, err = run_deploy("--port", "/dev/null-no-such-port", "--config", str(bad))
     assert rc == 2
-    assert "invalid config" in err and "seats: 14 is out of range 2..12" in err
+    assert "invalid --config" in err and "seats: 14 is out of range 2..12" in err
     assert "leds: must be a whole number" in err and "colour: unknown field" in err
     assert "Traceback" not in err
     bad.write_text("{not json")

@@ -41,3 +41,17 @@ def test_rules_and_protocol_are_linked_wherever_they_are_named():
         bare = re.findall(r"[\w/.-]*%s" % re.escape(name), re.sub(link, "", text))
         assert bare == [], (name, bare)  # every other mention is a link
         assert (ROOT / "firmware" / "dealerbutton" / name).is_file()
+
+
+def test_no_count_of_tests_that_goes_stale():
+    """The README's prose never says how many tests there are (the count changes with
+    every test added); a time for the test command names the machine it was taken on.
+    Transcripts (code blocks, fenced or indented) show what a command printed, as is."""
+    text = prose(README.read_text())
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+    flat = " ".join(text.split())
+    counts = re.findall(r"\b\d[\d,]* (?:tests|passed)\b", flat)
+    assert counts == [], counts
+    for m in re.finditer(r"test command[^.]*?\b(\d+ min(?: \d+ s)?)", flat):
+        sentence = flat[max(0, flat.rfind(".", 0, m.start()) + 1):flat.find(".", m.end())]
+        assert re.search(r"\bcores?\b", sentence), sentence

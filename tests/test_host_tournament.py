@@ -33,28 +33,51 @@ LEVEL_3 = {"level": 3, "sb": 75, "bb": 150, "ante": 150, "ante_kind": "bb", "bre
            "next": {"level": 4, "sb": 100, "bb": 200, "ante": 200, "minutes": 20}}
 
 
+def clock_screen(clock, width, height, now=100.0, seats=9):
+    m = model_with_clock(clock)
+    m.state["seats"] = m.state["seats"][:seats]
+    items = view.layout(m, width, height, now=now)
+    for y, x, text, _style in items:  # nothing drawn past the edge, so nothing was cut off
+        assert 0 <= y < height and x + len(text) <= width, (y, x, text)
+    return items, "\n".join(view.to_text(items, width, height))
+
+
 def test_the_table_view_shows_the_clock_counting_down():
-    m = model_with_clock(LEVEL_3)
-    items = view.layout(m, 120, 40, now=100.5)
-    text = "\n".join(view.to_text(items, 120, 40))
-    assert "tournament clock" in text
-    assert "level 3  75/150  ante 150 (BB ante)  1:01 left" in text   # 60.5 s: rounds up
+    items, text = clock_screen(LEVEL_3, 120, 40, now=100.5)
+    assert "tournament clock  1:01 left" in text   # 60.5 s: rounds up
+    assert "level 3  75/150  ante 150 (BB ante)" in text
     assert "next: level 4  100/200  ante 200  (20 min)" in text
     # The last minute is in the error colour; the paused clock says so.
-    lines = [it for it in view.layout(m, 120, 40, now=101.5) if "left" in it[2]]
+    items, _ = clock_screen(LEVEL_3, 120, 40, now=101.5)
+    lines = [it for it in items if "left" in it[2]]
     assert lines[0][2].endswith("1:00 left") and lines[0][3] == "error", lines
     paused = dict(LEVEL_3, running=False, ms_left=754000)
-    text = "\n".join(view.to_text(view.layout(model_with_clock(paused), 120, 40, now=500.0),
-                                  120, 40))
-    assert "level 3  75/150  ante 150 (BB ante)  12:34 left  PAUSED" in text
+    _, text = clock_screen(paused, 120, 40, now=500.0)
+    assert "tournament clock  12:34 left  PAUSED" in text
     brk = dict(LEVEL_3, level=4, sb=100, bb=200, ante=200, ms_left=540000, running=False,
                next={"level": 5, "sb": 150, "bb": 300, "ante": 300, "minutes": 20})
     brk["break"] = True
-    text = "\n".join(view.to_text(view.layout(model_with_clock(brk), 120, 40), 120, 40))
-    assert "BREAK  9:00 left  PAUSED" in text
+    _, text = clock_screen(brk, 120, 40)
+    assert "tournament clock  BREAK  9:00 left  PAUSED" in text
+    assert "no hand until the break ends" in text
     # A cash game has no clock lines.
     m = model_with_clock(None)
     assert "tournament clock" not in "\n".join(view.to_text(view.layout(m, 120, 40), 120, 40))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+@pytest.mark.parametrize("seats", [6, 9])
+def test_the_clock_fits_80_and_100_columns_whole(size, seats):
+    big = dict(LEVEL_3, level=12, sb=10000, bb=20000, ante=20000, ms_left=7200000,
+               running=False, next={"level": 13, "sb": 15000, "bb": 30000, "ante": 30000,
+                                    "minutes": 120})
+    items, text = clock_screen(big, *size, seats=seats)
+    x0 = next(x for _y, x, t, _s in items if t.startswith("tournament clock"))
+    panel = " ".join(t for _y, x, t, _s in sorted(items) if x >= x0)   # right of the ring
+    flat = " ".join(panel.split())
+    assert "tournament clock 120:00 left PAUSED" in flat, text
+    assert "level 12 10000/20000 ante 20000 (BB ante)" in flat, text
+    assert "next: level 13 15000/30000 ante 30000 (120 min)" in flat, text
 
 
 def test_the_model_reads_the_clock_only_at_a_tournament_table():
@@ -161,14 +184,14 @@ def test_the_emulators_clock_reply_is_what_dealerbutton_clock_reads(tmp_path):
 def test_the_emulator_view_shows_the_clock_in_a_real_terminal(tmp_path):
     term = Tmux(dealerbutton("emulate", "--config", SCHEDULE, "--state", tmp_path / "state"))
     try:
-        term.wait_for(r"tournament clock")
-        term.wait_for(r"level 1  25/50  ante 0  20:00 left  PAUSED")
+        term.wait_for(r"tournament clock  20:00 left  PAUSED")
+        term.wait_for(r"level 1  25/50  ante 0$")
         assert "next: level 2  50/100  ante 0  (20 min)" in term.screen()
         term.keys(":")
         term.keys("-l", "clock resume")
         term.keys("Enter")
         term.wait_for(r"\* clock running")
-        term.wait_for(r"level 1  25/50  ante 0  19:5\d left\s*$")
+        term.wait_for(r"tournament clock  19:5\d left\s*$")
         term.keys("Tab", "q")
         assert term.wait_exit() == 0, term.screen()
     finally:

@@ -171,6 +171,56 @@ def test_narrow_seat_rows_say_posted_and_the_hand_lines_say_how_much():
     assert "posts 2: 20+10 dead, 5: 10, 6: 20" in narrow
 
 
+def screen_text(m, width, height):
+    items = view.layout(m, width, height)
+    for y, x, text, _style in items:  # nothing drawn past the edge, so nothing was cut off
+        assert 0 <= y < height and x + len(text) <= width, (y, x, text)
+    return view.to_text(items, width, height)
+
+
+ASIDE = ("* error saved table (save 4) has 9 seats, config.json 6: kept as "
+         "state-9seats-dead-10-20.json (config.json back to 9 seats resumes it): clean start")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (132, 42)])
+def test_a_start_up_error_stays_on_screen_until_a_key(size):
+    m = waiting_model(9)
+    m.on_event("* info no saved state: clean start")
+    assert m.notices == []
+    m.on_event(ASIDE)
+    for k in range(30):   # however many events follow, it stays
+        m.on_event("* seat %d active" % (k % 9 + 1))
+    lines = screen_text(m, *size)
+    text = " ".join(" ".join(lines).split())
+    assert ASIDE[2:] in text, text
+    assert text.count("kept as") == 1   # not again in the events below it
+    assert "(any key: dismiss)" in text
+    m.dismiss()
+    text = " ".join(" ".join(screen_text(m, *size)).split())
+    assert "kept as" not in text and "dismiss" not in text
+
+
+def test_the_draw_for_the_button_is_said_in_words():
+    m = make_model(6)
+    m.hand = None
+    m.drawing = True
+    lines = screen_text(m, 80, 24)
+    panel = " ".join(t for _y, x, t, _s in sorted(view.layout(m, 80, 24)) if x > 30)
+    assert "DRAW for the button: press the seat that won it" in " ".join(panel.split())
+    assert lines[-1].startswith("DRAW: a seat key gives the button | space: random | u: cancel")
+    m.drawing = False
+    assert "DRAW" not in " ".join(screen_text(m, 80, 24))
+
+
+def test_a_hand_without_a_small_blind_says_so():
+    m = make_model(6)
+    m.hand = dict(HAND, sb=None, posts={"6": [20, 0]})
+    text = "\n".join(screen_text(m, 132, 42))
+    assert "hand 4: D 3  no small blind this hand  BB 6  first to act 1" in text
+    assert "D3 BB6, no SB" in text
+    assert "SB -" not in text and "SB-" not in text
+
+
 def test_keys_map_to_presses():
     assert view.key_command("1", 9) == ("press 1", False)
     assert view.key_command("0", 12) == ("press 10", False)
@@ -237,6 +287,12 @@ class Tmux:
         self.tmux("kill-server")
         shutil.rmtree(self.status_file.parent, ignore_errors=True)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
 
 def dealerbutton(*args):
     return " ".join([str(BIN / "dealerbutton")] + [str(a) for a in args])
@@ -291,8 +347,13 @@ def test_emulate_in_an_80x24_terminal_fits_and_shows_the_whole_leds_reply(tmp_pa
         term.wait_for(r"\b9  empty")
         term.keys("1", "2", "3", "4", "5")
         term.wait_for(r"\b5  active")
-        term.keys("Space", "1")  # the draw, won by seat 1
+        term.keys("Space")  # the draw for the button: said in words until a seat is pressed
+        screen = term.wait_for(r"^DRAW: a seat key gives the button")
+        assert re.search(r"^\s.*\bDRAW\b(?!:)", screen, re.M), screen  # in the ring
+        assert "press the seat" in screen
+        term.keys("1")  # won by seat 1
         term.wait_for(r"hand 1: D 1")
+        assert "DRAW" not in term.screen()
         term.keys("4")  # seat 4 steps away and misses blinds
         term.wait_for(r"\b4  away")
         term.keys("n", "n")
@@ -315,6 +376,36 @@ def test_emulate_in_an_80x24_terminal_fits_and_shows_the_whole_leds_reply(tmp_pa
         assert term.wait_exit() == 0
     finally:
         term.close()
+
+
+def test_a_table_kept_aside_at_start_up_is_said_on_screen_and_comes_back(tmp_path):
+    """Nine seats, a hand, quit; start again with --seats 6: the screen says where the
+    9-seat table went until a key is pressed; back to --seats 9, it is there again."""
+    state = tmp_path / "state"
+    with Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24) as term:
+        term.wait_for(r"\b9  empty")
+        term.keys("1", "2", "3")
+        term.wait_for(r"\b3  active")
+        term.keys("Space", "2")
+        term.wait_for(r"hand 1: D 2")
+        term.keys("q")
+        assert term.wait_exit() == 0
+    with Tmux(dealerbutton("emulate", "--seats", 6, "--state", state), 80, 24) as term:
+        screen = term.wait_for(r"\(any key: dismiss\)")
+        text = " ".join(screen.split())
+        assert ("! error saved table (save 4) has 9 seats, config.json 6: kept as "
+                "state-9seats-dead-10-20.json (config.json back to 9 seats resumes it): clean "
+                "start") in text, screen
+        term.keys("1")  # dismisses, and does nothing else
+        term.wait_for(r"dismiss", absent=True)
+        assert re.search(r"\b1  empty", term.screen())
+        term.keys("q")
+        assert term.wait_exit() == 0
+    with Tmux(dealerbutton("emulate", "--seats", 9, "--state", state), 80, 24) as term:
+        screen = term.wait_for(r"hand 1: D 2")
+        assert "dismiss" not in screen  # nothing went wrong: nothing to dismiss
+        assert re.search(r"\b3  active", screen)
+        term.keys("q")
 
 
 @pytest.mark.parametrize("command", ["emulate", "monitor --port /dev/ttyACM9"])

@@ -9,7 +9,10 @@ second cut at every operation of that power-up's recovery. The restored table mu
 table before or after the interrupted event, nothing else; the sequence number must never
 go backwards, and the next save must go forward. A second part lets the cuts happen along
 one timeline that goes on after each restart. A third flips bits in and truncates real
-saved files: every damage is detected (CRC) and gives a clean start with a message.
+saved files: every damage is detected (CRC) and gives a clean start with a message. A fourth
+changes the configuration under a saved table: the table is kept aside and the other
+configuration's comes back, and a cut at every flash operation of those power-ups (and of
+the power-ups after them) loses neither table.
 """
 import copy
 
@@ -19,9 +22,12 @@ from reliab import Device, Rand, do, make_config, random_event
 from reliabflash import TornFlash
 
 SIZES = {
-    # sessions, events per session, every byte length of a torn write, saved files damaged
-    "quick": {"sessions": 6, "events": 60, "every_byte": False, "damaged": 6, "chain": 300},
-    "large": {"sessions": 12, "events": 120, "every_byte": True, "damaged": 60, "chain": 5000},
+    # sessions, events per session, every byte length of a torn write, saved files damaged,
+    # power-ups cut again and again after a configuration change (depth)
+    "quick": {"sessions": 6, "events": 60, "every_byte": False, "damaged": 6, "chain": 300,
+              "depth": 1},
+    "large": {"sessions": 12, "events": 120, "every_byte": True, "damaged": 60, "chain": 5000,
+              "depth": 2},
 }
 RULES = ("dead", "moving", "simple")
 
@@ -197,6 +203,115 @@ def test_power_cuts_along_one_timeline(campaign):
           "(%d restarts found the new state), %d saves in all, the game went on each time"
           % (events, cuts, restored_after, dev.store.seq))
     assert cuts > total // 20
+
+
+SCHEDULE = {"ante_kind": "bb", "levels": [{"sb": 25, "bb": 50, "minutes": 20},
+                                         {"sb": 50, "bb": 100, "ante": 100, "minutes": 20}]}
+
+
+def other_config(rand, cfg):
+    """A configuration that the tables of cfg do not fit: other seats, rules, stakes, or a
+    tournament instead of a cash game (or the other way round)."""
+    d = {"seats": cfg["seats"], "rules": cfg["rules"], "stakes": list(cfg["stakes"])}
+    if "tournament" in cfg:
+        d["tournament"] = cfg["tournament"]
+    what = rand.pick(("seats", "rules", "stakes", "tournament"))
+    if what == "seats":
+        d["seats"] = rand.pick([n for n in range(2, 13) if n != cfg["seats"]])
+    elif what == "rules":
+        d["rules"] = rand.pick([r for r in RULES if r != cfg["rules"]])
+    elif what == "stakes" and "tournament" not in d:
+        d["stakes"] = [cfg["stakes"][0] * 5, cfg["stakes"][1] * 5]
+    elif "tournament" in d:
+        del d["tournament"]
+    else:
+        d["tournament"] = SCHEDULE
+    return make_config(**d)
+
+
+class Kept:
+    """The tables a configuration change must never lose: per configuration, the table
+    (and sequence number) a power-up under it must give."""
+
+    def __init__(self):
+        self.want = []              # (cfg, table dict, seq)
+        self.power_ups = 0
+        self.cuts = 0
+
+    def check(self, files, now, depth):
+        """Power up on files under every configuration: each gives its own table; then the
+        others still give theirs. With depth, also cut the power at every flash operation
+        of each power-up and check again from what the flash kept."""
+        for cfg, table, seq in self.want:
+            dev = power_up(cfg, files, now)
+            self.power_ups += 1
+            assert dev.table.to_dict() == table and dev.store.seq == seq, (
+                dev.take(), sorted(files))
+            for cfg2, table2, seq2 in self.want:
+                again = power_up(cfg2, dev.flash.files, now)
+                self.power_ups += 1
+                assert again.table.to_dict() == table2 and again.store.seq == seq2, (
+                    again.take(), sorted(dev.flash.files))
+            if not depth:
+                continue
+            for j in range(1, len(dev.flash.trace) + 1):
+                cut = TornFlash(files, cut_at=j)
+                try:
+                    Device(cfg, cut, now=now)   # a failed save is reported, not raised
+                except PowerCut:
+                    pass
+                assert cut.dead, "the power-up did not reach flash operation %d" % j
+                self.cuts += 1
+                for left in cut.outcomes():
+                    self.check(left, now, depth - 1)
+
+
+def test_power_cut_at_every_flash_operation_of_a_configuration_change(campaign):
+    """A table saved under one configuration, powered up under another: it is kept aside and
+    the other configuration's table (kept aside earlier, or a new one) comes back; going
+    back restores the first. A cut at any flash operation of those power-ups (and again
+    during the power-up after it) loses neither table."""
+    size = SIZES[campaign]
+    kept = Kept()
+    moves = 0
+    for n in range(size["sessions"]):
+        rand = Rand(3000 + n)
+        cfg_a = session_config(rand)
+        if rand.chance(25):
+            cfg_a = make_config(seats=cfg_a["seats"], rules=cfg_a["rules"], tournament=SCHEDULE)
+        cfg_b = other_config(rand, cfg_a)
+        flash = TornFlash()
+        now = rand.bits(30)
+        played_b = rand.chance(50)       # B's table exists (kept aside when A came), or not
+        order = (cfg_b, cfg_a) if played_b else (cfg_a,)
+        for cfg in order:
+            dev = Device(cfg, flash.reboot(), now=now, seed=n)
+            for _ in range(rand.between(3, size["events"] // 2)):
+                do(dev, random_event(rand, dev.table))
+            flash, now = dev.flash, dev.now
+            if cfg is cfg_b:
+                b = (dev.table.to_dict(), dev.store.seq)
+        a = (dev.table.to_dict(), dev.store.seq)
+        if not played_b:                 # a new table (a tournament's is saved at once)
+            fresh = power_up(cfg_b, {}, now)
+            b = (fresh.table.to_dict(), fresh.store.seq)
+        kept.want = [(cfg_a, a[0], a[1]), (cfg_b, b[0], b[1])]
+        kept.check(dict(flash.files), now, size["depth"])
+        moves += 1
+        # Play on under B, then back to A, and check again from there.
+        dev = Device(cfg_b, flash.reboot(), now=now, seed=n)
+        lines = dev.take()
+        assert "kept as state-" in lines[0], lines
+        for _ in range(rand.between(3, size["events"] // 2)):
+            do(dev, random_event(rand, dev.table))
+        kept.want = [(cfg_a, a[0], a[1]), (cfg_b, dev.table.to_dict(), dev.store.seq)]
+        kept.check(dict(dev.flash.files), dev.now, size["depth"])
+        moves += 1
+    print("\nconfiguration changes: %d sessions, %d moves of a table aside and back, %d "
+          "power-ups under one configuration or the other, %d power cuts during them; "
+          "every table came back whole under its own configuration"
+          % (size["sessions"], moves, kept.power_ups, kept.cuts))
+    assert kept.cuts > size["sessions"] * 4
 
 
 def damaged_copies(data, rand, count):

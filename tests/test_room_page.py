@@ -6,6 +6,7 @@ import json
 import os
 import threading
 
+import pagetext
 import pytest
 from dealerbutton_host import roomweb
 from test_room import model_with, table_state
@@ -20,7 +21,7 @@ def page_of():
     servers = []
     pw_box = []
 
-    def open_page(model):
+    def open_page(model, size=(1280, 800)):
         from playwright.sync_api import sync_playwright
 
         server = roomweb.make_server(model, "127.0.0.1:0")
@@ -29,7 +30,7 @@ def page_of():
         pw = sync_playwright().start()
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         pw_box.append((pw, browser))
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto("http://127.0.0.1:%d/" % server.server_address[1])
@@ -107,4 +108,29 @@ def test_a_room_without_a_tournament_hides_its_panel(page_of):
     model, _ = model_with(("1", table_state([1, 2, 3]), "1"))
     page, errors = page_of(model)
     assert not page.locator("#tournament").is_visible()
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", sorted(pagetext.SIZES))
+def test_every_text_readable_and_no_label_split_from_its_value(page_of, size):
+    """At a laptop's 1366x768 and a phone's 390x844: an online table, an offline one, a
+    tournament clock; every text at WCAG AA contrast (4.5:1), nothing like "Table / 7"."""
+    clock = {"level": 12, "sb": 1000, "bb": 2000, "ante": 2000, "ms_left": 754000,
+             "running": False}
+    model, _ = model_with(("7", table_state([1, 2, 3, 5], away=[5], clock=clock, name="7"), "1"),
+                          ("10", table_state([1, 2], seats=6, deal=False, name="10"), "0"),
+                          ("main-hall", table_state([1, 2, 4], clock=clock, name="main-hall"),
+                           "1"))
+    page, errors = page_of(model, pagetext.SIZES[size])
+    assert pagetext.problems(page) == []
+    t10 = page.locator('[data-table="10"]')
+    assert "OFFLINE" in t10.inner_text()
+    assert t10.locator("h2").inner_text().split("\n") == ["Table 10", "4 open"]
+    assert errors == []
+
+
+def test_one_table_is_one_table(page_of):
+    model, _ = model_with(("1", table_state([1, 2, 3]), "1"))
+    page, errors = page_of(model)
+    assert page.inner_text("#totals") == "1 table · 1 online · 3 players · 6 open seats"
     assert errors == []

@@ -91,7 +91,8 @@ def test_port_in_use_is_one_clear_line(served):
     port = server.server_address[1]
     with pytest.raises(web.WebError) as e:
         web.make_server("127.0.0.1", port)
-    assert str(e.value).startswith("cannot serve on 127.0.0.1:%d: " % port)
+    assert str(e.value).startswith("--port %d: cannot serve on 127.0.0.1:%d: " % (port, port))
+    assert e.value.status == 1
 
 
 def test_cli_writes_a_folder_to_publish(tmp_path, capsys):
@@ -109,7 +110,7 @@ def test_cli_refuses_a_file_as_folder(tmp_path, capsys):
     f = tmp_path / "file"
     f.write_text("x")
     assert cli.main(["web", "--out", str(f)]) == 2
-    assert capsys.readouterr().err == "dealerbutton web: %s is not a folder\n" % f
+    assert capsys.readouterr().err == "dealerbutton web: --out %s: not a folder\n" % f
 
 
 def test_cli_port_in_use(capsys):
@@ -118,7 +119,8 @@ def test_cli_port_in_use(capsys):
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        assert cli.main(["web", "--port", str(port)]) == 2
+        assert cli.main(["web", "--port", str(port)]) == 1   # a failure, not a bad value
     err = capsys.readouterr().err
-    assert err.startswith("dealerbutton web: cannot serve on 127.0.0.1:%d: " % port)
+    assert err.startswith("dealerbutton web: --port %d: cannot serve on 127.0.0.1:%d: "
+                          % (port, port))
     assert err.count("\n") == 1

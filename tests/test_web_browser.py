@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import pagetext
 import pytest
 from dealerbutton import config as fwconfig
 from dealerbutton.app import App
@@ -170,6 +171,51 @@ def test_seat_four_deal_and_reload(page):
     check_ring(page, expected)
 
 
+def command(page, line):
+    page.fill("#command", line)
+    page.press("#command", "Enter")
+    wait_log(page, "> " + line + "\n  ok")
+
+
+@pytest.mark.parametrize("size", sorted(pagetext.SIZES))
+def test_what_players_owe_in_words_the_legend_and_readable_text(browser, url, size):
+    """At a laptop's 1366x768 and a phone's 390x844: a player away who missed both blinds,
+    a new one waiting for the big blind, one who will post; said as at a table, with the
+    ring's legend beside them, every text at WCAG AA contrast and no label split."""
+    width, height = pagetext.SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(url)
+        pg.wait_for_selector("body[data-ready=emulated]", timeout=20000)
+        for line in ("sit 1", "sit 2", "sit 3", "sit 4"):
+            command(pg, line)
+        command(pg, "deal 1")
+        command(pg, "away 4")
+        for _ in range(4):
+            command(pg, "deal")
+        command(pg, "sit 6")
+        command(pg, "sit 7 post")
+        pg.wait_for_function("document.getElementById('row-7')?.textContent.includes('post')")
+        rows = {r[0]: r for r in seat_rows(pg)}
+        assert rows["4"][1:3] == ["away", "BB 20 + SB 10 (dead)"], rows["4"]
+        assert rows["6"][1:3] == ["waiting for the big blind", "the big blind (20)"], rows["6"]
+        assert rows["7"][1:3] == ["will post, then play", "the big blind (20)"], rows["7"]
+        assert pg.inner_text("#seat-6 .status") == "waiting for the big blind"
+        table = pg.inner_text("#seat-table")
+        assert "+0" not in table and "0+" not in table and "(wait)" not in table
+        legend = pg.locator("#legend li")
+        assert legend.count() == 14
+        assert legend.first.inner_text() == "Dealer button"
+        assert legend.first.locator(".leds span").count() == 8
+        assert pagetext.problems(pg) == []
+    finally:
+        context.close()
+    assert errors == []
+
+
 def test_keys_and_commands(page):
     page.keyboard.down("Digit2")
     time.sleep(CLICK_MS / 1000)
@@ -208,7 +254,12 @@ def test_config_checked_by_the_firmware_and_kept(page):
     page.wait_for_function("document.getElementById('row-6')?.textContent.includes('active')")
     page.click("#defaults")
     page.wait_for_function("document.querySelectorAll('.led').length === 24")
-    wait_log(page, "has 6 seats, config.json 9: clean start")
+    wait_log(page, "has 6 seats, config.json 9: kept as state-6seats-dead-10-20.json")
+    # The 6-seat table comes back with its configuration.
+    page.fill("#config", '{"seats": 6, "leds": 30, "brightness": 255}')
+    page.click("#apply")
+    wait_log(page, "from state-6seats-dead-10-20.json)")
+    page.wait_for_function("document.getElementById('row-6')?.textContent.includes('active')")
 
 
 # -- Web Serial, with the emulator behind it --------------------------------------------
@@ -356,6 +407,7 @@ def wait_panel(page, field, text, timeout=10000):
 
 
 def hold(page, selector, ms):
+    page.locator(selector).scroll_into_view_if_needed()   # (the mouse is where it is seen)
     box = page.locator(selector).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -420,6 +472,7 @@ def test_tournament_clock(page):
 def touch_hold(page, selector, ms):
     """A finger held on the element (Chromium's touch input, through the DevTools
     protocol: Playwright's own touchscreen only taps)."""
+    page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     cdp = page.context.new_cdp_session(page)

@@ -77,6 +77,9 @@ print("refused ring shows a frame:", len(r.frame()) == 6 * 24)
 six = webtable.Board('{"seats": 6, "leds": 30}', saved, T[0])
 show("other seats", six.take())
 print("six seats, 30 LEDs:", len(six.pins), len(six.frame()) // 6)
+moved = six.saved()
+print("kept aside in the browser:", sorted(webtable.load_files(moved)[0]))
+show("back to the defaults", webtable.Board("", moved, T[0]).take())
 T[0] += 5
 print("step, nothing waiting:", b.step(T[0]))
 b.feed("sit 7\n")
@@ -142,7 +145,11 @@ EXPECTED = (
     "state when refused: err config config.json rejected",
     "refused ring shows a frame: True",
     "other seats: * error saved table (save ",
-    "has 9 seats, config.json 6: clean start",
+    "has 9 seats, config.json 6: kept as state-9seats-dead-10-20.json (config.json back to 9 "
+    "seats resumes it): clean start",
+    "kept aside in the browser: ['state-9seats-dead-10-20.json']",
+    "back to the defaults: * info state restored (save ",
+    ", from state-9seats-dead-10-20.json)",
     "six seats, 30 LEDs: 7 30",
     "step, nothing waiting: 0",
     "step after sit 7: 3 ['* seat 7 waiting', 'ok'] 2",

@@ -49,9 +49,14 @@ def test_reply_parsing_and_what_the_page_shows(run):
     assert bad["bad"] and bad["code"] == "bad"
     assert run["leds"][0] == ["FF0000", "00FF00", "0000FF"]
     assert run["shown"] == ["#FFFFFF", "#7F0000", "#123456"]
-    assert run["handLines"] == ["hand 7: D 5 (dead)  SB -  BB 2  first to act 3",
-                                "dealt 2 3 1", "posts 3: 20+10 dead"]
+    assert run["handLines"] == ["hand 7: D 5 (dead)  no small blind this hand  BB 2  first "
+                                "to act 3", "dealt 2 3 1", "posts 3: 20+10 dead"]
     assert run["roles"] == ["first posts 20", ""]
+    # What a seat owes and its status, as said at the table (stakes 10/20).
+    assert run["owes"] == ["the big blind (20)", "the small blind (10, dead)",
+                           "BB 20 + SB 10 (dead)", "", "50", "20 + 5 dead"]
+    assert run["status"] == ["waiting for the big blind", "will post, then play", "away",
+                             "active", "empty"]
 
 
 def test_clock_as_the_page_shows_it(run):

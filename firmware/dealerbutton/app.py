@@ -121,28 +121,15 @@ class App:
 
     # -- state ---------------------------------------------------------------------
     def restore(self):
-        """The saved table if there is a usable one (reported as `* info`), else a new one
-        (a problem reported as `* error`)."""
+        """The saved table if there is a usable one that fits config.json (reported as
+        `* info`), else a new one (a problem reported as `* error`); a table saved under
+        another configuration is kept aside, and the one kept for this configuration comes
+        back (storeread.restore)."""
         if self.store is None:
             self.clock = self.new_clock(None)
             return self.new_table()
-        d, seq, message = self.store.load()
-        problem = self.store.problem
-        saved_clock = self.store.clock
-        table = None
-        if d is not None:
-            try:
-                table = Table.from_dict(d)
-                why = self.mismatch(table)
-                if why:
-                    table = None
-                    problem = True
-                    message = "saved table (save %d) %s: clean start" % (seq, why)
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-                table = None
-                problem = True
-                message = "saved table (save %d) unusable (%s): clean start" % (seq, exc)
-        self.write(("* error " if problem else "* info ") + message)
+        from dealerbutton import storeread
+        table, saved_clock = storeread.restore(self)
         self.clock = self.new_clock(saved_clock if table is not None else None)
         return table if table is not None else self.new_table()
 
@@ -158,21 +145,6 @@ class App:
             except ValueError as exc:
                 self.write("* error %s: the clock starts again at level 1" % exc)
         return clockmod.Clock(self.tournament, self.now)
-
-    def mismatch(self, table):
-        """Why a saved table does not fit config.json, or None."""
-        c = self.cfg
-        if table.seats != c["seats"]:
-            return "has %d seats, config.json %d" % (table.seats, c["seats"])
-        if table.rules != c["rules"]:
-            return "plays rules %s, config.json %s" % (table.rules, c["rules"])
-        if table.tournament != (self.tournament is not None):
-            return "is a %s table, config.json %s" % (
-                "tournament" if table.tournament else "cash game",
-                "has a tournament" if self.tournament else "a cash game")
-        if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
-            return "has other stakes than config.json"
-        return None
 
     def new_table(self):
         c = self.cfg

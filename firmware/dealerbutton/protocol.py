@@ -135,7 +135,8 @@ def _usage(cmd):
 def _seat(app, word, lowest=1):
     """The seat number in word, or an error reply."""
     if not word.isdigit() or len(word) > 3:
-        return None, "err usage seat must be a number, not %s" % word
+        return None, "err usage seat must be %d..%d%s, not %s" % (
+            lowest, app.table.seats, " (0: next-hand button)" if lowest == 0 else "", word)
     n = int(word)
     if n < lowest or n > app.table.seats:
         return None, "err seat seat %d is not on this table (%d..%d)" % (n, lowest, app.table.seats)

@@ -195,7 +195,7 @@ class Store:
         a clean start (None) and says why.
 
         The reading code (storeread.py) runs at power-up only: it is loaded for this call
-        and forgotten after (2.8 KB of heap on the unix port, about 2 KB on the board)."""
+        (and for App.restore) and forgotten after, so the table does not keep its heap."""
         from dealerbutton import storeread
         try:
             return storeread.load(self)

@@ -8,13 +8,23 @@ import select
 import signal
 import sys
 import time
-from typing import List, Optional
+from typing import Dict, List, Optional, cast
 
 from dealerbutton import VERSION
 
 from .client import Client, DeviceError
 from .deploy import DeployError
 from .device import EmulatorError
+from .options import (
+    Parser,
+    board_folder,
+    command_line,
+    new_file,
+    number,
+    port_number,
+    serial_port,
+    whole,
+)
 from .view import NoTerminal
 from .web import WebError
 
@@ -27,15 +37,8 @@ NO_VIEW = {
 }
 
 
-def _positive(text):
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return n
-
-
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dealerbutton", description=__doc__)
+    p = Parser(prog="dealerbutton", description=__doc__)
     p.add_argument("--version", action="version", version="dealerbutton " + VERSION)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -54,21 +57,24 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--link", metavar="PATH",
                    help="with --pty: also make PATH a symlink to the pseudo-terminal")
     e.add_argument("--seats", type=int, help="seats at the table (2..12)")
-    e.add_argument("--leds", type=int, help="LEDs on the ring")
+    e.add_argument("--leds", type=int, help="LEDs on the ring (default: 24, or the seats if "
+                   "more)")
     e.add_argument("--rules", choices=RULE_SETS, help="rule set for the button and blinds")
     e.add_argument("--config", metavar="FILE", help="a config.json, as on the board")
     e.add_argument("--state", metavar="DIR",
-                   help="folder of the saved table (default: a per-user data folder)")
+                   help="folder of the saved table (default: a per-user data folder); it "
+                   "remembers the options above that were accepted")
 
     d = sub.add_parser("deploy", help="compile the firmware and copy what changed to a board",
                        description="Compile firmware/dealerbutton/*.py to .mpy (mpy-cross "
                        "-march=armv6m), copy those that changed plus main.py and the config "
                        "to the board with mpremote, then reset it.")
-    d.add_argument("--port", help="serial port of the board (default: the first USB one)")
+    d.add_argument("--port", type=serial_port,
+                   help="serial port of the board (default: the first USB one)")
     d.add_argument("--dry-run", action="store_true", help="list what would be done")
     d.add_argument("--config", metavar="FILE",
                    help="config.json to install (default: firmware/config.json)")
-    d.add_argument("--target", default="/", metavar="DIR",
+    d.add_argument("--target", default="/", metavar="DIR", type=board_folder,
                    help="folder on the board to install into (default: /)")
     d.add_argument("--no-reset", action="store_true",
                    help="leave the board at its REPL instead of resetting it")
@@ -78,16 +84,17 @@ def parser() -> argparse.ArgumentParser:
                        description="Connect to a board or to `dealerbutton emulate --pty`, "
                        "show the table live and send protocol commands. Reconnects when the "
                        "board resets. With --command/--script: send, print, exit.")
-    m.add_argument("--port", help="serial port (default: the first USB board)")
+    m.add_argument("--port", type=serial_port,
+                   help="serial port (default: the first USB board)")
     m.add_argument("--command", "-c", action="append", default=[], metavar="CMD",
-                   dest="commands",
+                   dest="commands", type=command_line,
                    help="send CMD, print its reply (repeatable); no view")
     m.add_argument("--script", metavar="FILE",
                    help="send each line of FILE ('#' comments), print replies; no view")
-    m.add_argument("--wait", type=float, default=0.3, metavar="S",
+    m.add_argument("--wait", type=number(least=0), default=0.3, metavar="S",
                    help="with --command/--script: seconds to keep printing events at the end "
                    "(default: %(default)s)")
-    m.add_argument("--timeout", type=float, default=5.0, metavar="S",
+    m.add_argument("--timeout", type=number(above=0), default=5.0, metavar="S",
                    help="seconds to wait for a reply (default: %(default)s)")
 
     c = sub.add_parser("clock", help="the tournament clock full screen, in large digits, for "
@@ -95,35 +102,40 @@ def parser() -> argparse.ArgumentParser:
                        description="Show a board's tournament clock (or the emulator's, "
                        "through its pty) full screen: level, blinds, ante, time left, next "
                        "level, breaks. Reconnects when the board resets. q quits.")
-    c.add_argument("--port", help="serial port (default: the first USB board)")
+    c.add_argument("--port", type=serial_port,
+                   help="serial port (default: the first USB board)")
 
     s = sub.add_parser("simulate", help="play random sessions through the rules core, "
                        "check every invariant, print a fairness report",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                        description="Play random sessions through the rules core (players "
                        "sit down, step away, come back, bust out; refused events and undos "
                        "thrown in), check every invariant on every hand, and print a "
                        "fairness report per rule set: who was dealt in, paid which blind, "
                        "posted. The same seed gives the same report; progress goes to "
                        "stderr. Exit status 1 if an invariant fails.")
-    s.add_argument("--seed", type=int, default=1, help="random seed (same seed, same report)")
-    s.add_argument("--hands", type=_positive, default=5000, help="hands per rule set")
+    s.add_argument("--seed", type=int, default=1,
+                   help="random seed: the same seed gives the same report (default: 1)")
+    s.add_argument("--hands", type=whole(1), default=5000,
+                   help="hands per rule set (default: 5000)")
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all",
-                   help="rule set to play, or all three one after the other")
+                   help="rule set to play, or all three one after the other (default: all)")
     s.add_argument("--seats", type=int, default=argparse.SUPPRESS,
-                   help="seats at the table, 2..12 (default: 9); the referee plays every size "
-                   "from 2 to 12 unless given")
+                   help="seats at the table, 2..12 (default: 9; the referee plays every size "
+                   "from 2 to 12 unless given)")
     s.add_argument("--referee", action="store_true",
                    help="play every event on the independent referee too (referee.py) and "
                    "check every deal against what owes said before it")
     s.add_argument("--tournament", action="store_true",
                    help="play a tournament per rule set instead (--hands: at most)")
-    s.add_argument("--players", type=int, help="tournament: players at the start (default: "
-                   "the seats)")
-    s.add_argument("--minutes", type=_positive, default=20, help="tournament: minutes a level")
-    s.add_argument("--pace", type=_positive, default=30, help="tournament: hands an hour")
+    s.add_argument("--players", type=int, help="tournament: players at the start, 2 up to "
+                   "the seats (default: as many as the seats)")
+    s.add_argument("--minutes", type=whole(1), default=20,
+                   help="tournament: minutes a level (default: 20)")
+    s.add_argument("--pace", type=whole(1), default=30,
+                   help="tournament: hands an hour (default: 30)")
     s.add_argument("--ante-kind", choices=("bb", "each"), default="bb",
-                   help="tournament: big-blind ante, or an ante from each player")
+                   help="tournament: one ante paid by the big blind (bb), or an ante from "
+                   "each player (default: bb)")
 
     w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
                        "(and drives a board over Web Serial)",
@@ -132,7 +144,8 @@ def parser() -> argparse.ArgumentParser:
                        "saved in the browser), or drives a real board over Web Serial. "
                        "--out writes the page as a folder of static files instead.")
     w.add_argument("--host", default="127.0.0.1", help="address to serve on (default: 127.0.0.1)")
-    w.add_argument("--port", type=int, default=8080, help="port to serve on (default: 8080)")
+    w.add_argument("--port", type=port_number, default=8080,
+                   help="port to serve on, 0: a free one (default: 8080)")
     w.add_argument("--out", metavar="DIR", help="write the page into DIR (to publish as is), "
                    "do not serve")
 
@@ -148,7 +161,8 @@ def parser() -> argparse.ArgumentParser:
     where = b.add_mutually_exclusive_group()
     where.add_argument("--board", action="store_true",
                        help="measure on emulated Picos (a few minutes; progress on stderr)")
-    where.add_argument("--port", help="serial port of the board (or the emulator's pty)")
+    where.add_argument("--port", type=serial_port,
+                       help="serial port of the board (or the emulator's pty)")
     b.add_argument("--kit", metavar="DIR",
                    help="with --board: the rp2sim kit (default: $DEALERBUTTON_RP2SIM, else "
                    "../shared/rp2sim beside this checkout)")
@@ -157,7 +171,8 @@ def parser() -> argparse.ArgumentParser:
                    "function (needs arm-none-eabi-nm)")
     b.add_argument("--quick", action="store_true",
                    help="with --board: 20 hands a setup instead of 200, one round of presses")
-    b.add_argument("--json", metavar="FILE", help="with --board: the figures as JSON, to FILE")
+    b.add_argument("--json", metavar="FILE", type=new_file,
+                   help="with --board: the figures as JSON, to FILE")
 
     from .mqttcli import add_parsers as add_mqtt_parsers
 
@@ -169,7 +184,14 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     p = parser()
-    args = p.parse_args(argv)
+    args, unknown = p.parse_known_args(argv)
+    commands = cast(Dict[str, argparse.ArgumentParser],
+                    next(a for a in p._actions if a.dest == "command").choices)
+    here = commands.get(args.command, p)
+    if unknown:  # the usage of the command they were given to, not the top level's
+        here.error("unrecognized arguments: %s" % " ".join(unknown))
+    if args.command == "simulate" and args.players is not None and not args.tournament:
+        here.error("argument --players: the players of a tournament: give --tournament too")
     try:
         if args.command == "version":
             print("dealerbutton", VERSION)
@@ -226,7 +248,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return run_mqtt(args)
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
-        return 2
+        return getattr(e, "status", 2)  # 2: a bad value; 1: a failure (a port in use)
     except NoTerminal as e:
         print("dealerbutton %s: %s; %s" % (args.command, e, NO_VIEW[str(args.command)]),
               file=sys.stderr)
@@ -260,17 +282,21 @@ def web(args) -> int:
 def emulate(args) -> int:
     from . import device, view
 
-    if args.seats is not None and not 2 <= args.seats <= 12:
-        raise EmulatorError("--seats must be 2..12, not %d" % args.seats)
     if args.link and not args.pty:
         raise EmulatorError("--link PATH works only with --pty (PATH becomes a name for its "
                             "pseudo-terminal); %s has none"
                             % ("--stdio" if args.stdio else "the live view"))
+    state = device.state_dir(args.state)
+    given = {"seats": args.seats, "leds": args.leds, "rules": args.rules,
+             "config": args.config}
+    opts = device.remembered_options(state, given)
+    refused = device.refused_options(opts, given)
+    if refused:  # said here, and not remembered
+        raise EmulatorError(refused)
     if not (args.stdio or args.pty):
         view.need_terminal()
-    state = device.prepare_state_dir(args.state)
-    opts = device.remembered_options(state, {"seats": args.seats, "leds": args.leds,
-                                             "rules": args.rules, "config": args.config})
+    device.prepare_state_dir(state)
+    device.remember_options(state, opts)
     argv, env = device.device_command(micropython=args.micropython, state=str(state), **opts)
     if args.stdio:
         sys.stdout.flush()
@@ -392,7 +418,8 @@ def monitor(args) -> int:
                     if line.strip() and not line.lstrip().startswith("#"):
                         commands.append(line.strip())
         except OSError as e:
-            raise DeviceError("cannot read %s: %s" % (args.script, e.strerror)) from None
+            raise DeviceError("--script %s: cannot read the file: %s"
+                              % (args.script, e.strerror)) from None
     if commands:
         return monitor_script(port, commands, args.wait, args.timeout)
     return monitor_view(port, args.timeout)

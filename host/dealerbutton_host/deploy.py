@@ -95,14 +95,15 @@ def check_config(path: Path) -> bytes:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise DeployError("cannot read the config %s: %s" % (path, e.strerror or e)) from None
+        raise DeployError("--config %s: cannot read the file: %s"
+                          % (path, e.strerror or e)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise DeployError("config %s is not UTF-8 text" % path) from None
+        raise DeployError("--config %s: not UTF-8 text" % path) from None
     _, errors = device_config.load_text(text, path.name)
     if errors:
-        raise DeployError("invalid config: " + device_config.message(errors, str(path)))
+        raise DeployError("invalid --config: " + device_config.message(errors, str(path)))
     return data
 
 

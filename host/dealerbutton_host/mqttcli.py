@@ -7,12 +7,13 @@ import signal
 import sys
 
 from . import mqttconn
+from .options import host_port, number, serial_port, whole
 
 
 def _broker_options(p) -> None:
     p.add_argument("--broker", required=True, metavar="URL",
-                   help="mqtt://HOST[:PORT] (default port 1883), or mqtts://HOST[:PORT] for "
-                   "TLS (default port 8883)")
+                   help="mqtt://HOST[:PORT], or mqtts://HOST[:PORT] for TLS; the port is 1883, "
+                   "or 8883 with TLS, unless given")
     p.add_argument("--room", required=True, help="the room's name (a topic level)")
     p.add_argument("--credentials", metavar="FILE",
                    help="file with username=... and password=... lines (else the environment: "
@@ -31,14 +32,15 @@ def add_parsers(sub) -> None:
                        "online/offline on dealerbutton/ROOM/TABLE/..., and run the table "
                        "commands sent on its cmd topic. Survives the board or the broker "
                        "going away.")
-    b.add_argument("--port", required=True, help="serial port of the board, or the path "
-                   "`dealerbutton emulate --pty` prints")
+    b.add_argument("--port", required=True, type=serial_port,
+                   help="serial port of the board, or the path `dealerbutton emulate --pty` "
+                   "prints")
     _broker_options(b)
     b.add_argument("--table", required=True, help="the table's name or number")
-    b.add_argument("--rate", type=float, default=2.0, metavar="N",
-                   help="commands a second accepted from the cmd topic (default 2)")
-    b.add_argument("--burst", type=int, default=5, metavar="N",
-                   help="commands accepted at once before the rate applies (default 5)")
+    b.add_argument("--rate", type=number(above=0), default=2.0, metavar="N",
+                   help="commands a second accepted from the cmd topic (default: 2)")
+    b.add_argument("--burst", type=whole(1), default=5, metavar="N",
+                   help="commands accepted at once before the rate applies (default: 5)")
 
     r = sub.add_parser("room", help="the room view: every table on the broker, as a web page "
                        "for the wall or in the terminal",
@@ -48,13 +50,15 @@ def add_parsers(sub) -> None:
     _broker_options(r)
     r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
                    "instead of serving the web page")
-    r.add_argument("--http", default="127.0.0.1:8470", metavar="HOST:PORT",
-                   help="where the web page is served (default 127.0.0.1:8470; 0.0.0.0:8470 "
-                   "for every network)")
+    r.add_argument("--http", default="127.0.0.1:8470", metavar="HOST:PORT", type=host_port,
+                   help="where the web page is served; 0.0.0.0:8470 for every network "
+                   "(default: 127.0.0.1:8470)")
     r.add_argument("--once", action="store_true",
-                   help="with --terminal: print the room once (after --wait seconds) and exit")
-    r.add_argument("--wait", type=float, default=1.0, metavar="S",
-                   help="with --once: seconds to gather the retained states first")
+                   help="print the room once in the terminal (after --wait seconds) and exit; "
+                   "the exit status is 1 if the broker could not be reached")
+    r.add_argument("--wait", type=number(least=0), default=1.0, metavar="S",
+                   help="with --once: seconds to gather the retained states first "
+                   "(default: 1)")
 
 
 def _setup_logging(quiet: bool, name: str) -> None:
@@ -66,16 +70,14 @@ def run(args) -> int:
     try:
         broker = mqttconn.broker_from_args(args.broker, args.credentials, args.cafile,
                                            args.certfile, args.keyfile)
-        mqttconn.check_name("room", args.room)
+        mqttconn.check_name("--room", args.room)
         if args.command == "bridge":
-            mqttconn.check_name("table", args.table)
-            if args.rate <= 0 or args.burst < 1:
-                raise mqttconn.BrokerError("--rate must be above 0 and --burst at least 1")
+            mqttconn.check_name("--table", args.table)
             return _bridge(args, broker)
         return _room(args, broker)
     except mqttconn.BrokerError as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
-        return 2
+        return e.status
 
 
 def _stop_on_term(stop) -> None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Mapping, Optional
 from urllib.parse import urlsplit
 
+from .options import Refused
+
 PREFIX = "dealerbutton"
 ENV_USERNAME = "DEALERBUTTON_MQTT_USERNAME"
 ENV_PASSWORD = "DEALERBUTTON_MQTT_PASSWORD"
@@ -26,7 +28,7 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 SUBTOPICS = ("state", "event", "online", "cmd", "reply")
 
 
-class BrokerError(Exception):
+class BrokerError(Refused):
     """The broker settings are unusable (bad URL, unreadable credentials, TLS files)."""
 
 
@@ -52,7 +54,8 @@ class Broker:
 
 
 def check_name(what: str, name: str) -> str:
-    """A room or table name is one topic level: letters, digits, _ . - (1..40)."""
+    """A room or table name (`what`: the option that gives it) is one topic level: letters,
+    digits, _ . - (1..40)."""
     if not NAME_RE.match(name or ""):
         raise BrokerError("%s %r: use 1 to 40 letters, digits, '_', '.' or '-' (it is a part "
                           "of the MQTT topic)" % (what, name))
@@ -69,18 +72,18 @@ def parse_url(url: str) -> tuple:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as e:
-        raise BrokerError("broker %r: %s" % (url, e)) from None
+        raise BrokerError("--broker %r: %s" % (url, e)) from None
     if parts.scheme not in ("mqtt", "mqtts"):
-        raise BrokerError("broker %r: give mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (TLS)"
+        raise BrokerError("--broker %r: give mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (TLS)"
                           % url)
     if parts.username is not None or parts.password is not None:
-        raise BrokerError("broker URL: credentials do not belong on the command line (any "
+        raise BrokerError("--broker: credentials do not belong on the command line (any "
                           "user can read it): use --credentials FILE or the environment "
                           "(%s, %s)" % (ENV_USERNAME, ENV_PASSWORD))
     if not parts.hostname:
-        raise BrokerError("broker %r: no host name" % url)
+        raise BrokerError("--broker %r: no host name" % url)
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise BrokerError("broker %r: only mqtt://HOST[:PORT], no path" % url)
+        raise BrokerError("--broker %r: only mqtt://HOST[:PORT], no path" % url)
     tls = parts.scheme == "mqtts"
     return parts.hostname, port or (8883 if tls else 1883), tls
 
@@ -94,7 +97,7 @@ def read_credentials(path: Optional[str], env: Mapping[str, str]) -> tuple:
                 text = f.read()
             mode = os.stat(path).st_mode
         except (OSError, UnicodeDecodeError) as e:
-            raise BrokerError("cannot read the credentials file %s: %s"
+            raise BrokerError("--credentials %s: cannot read the file: %s"
                               % (path, getattr(e, "strerror", None) or e)) from None
         found = {}
         for n, line in enumerate(text.splitlines(), 1):
@@ -105,11 +108,11 @@ def read_credentials(path: Optional[str], env: Mapping[str, str]) -> tuple:
             key = key.strip().lower()
             if not sep or key not in ("username", "password"):
                 # The line itself may hold the secret: say where, never what.
-                raise BrokerError("credentials file %s, line %d: expected username=... or "
+                raise BrokerError("--credentials %s, line %d: expected username=... or "
                                   "password=..." % (path, n))
             found[key] = value.strip()
         if "username" not in found:
-            raise BrokerError("credentials file %s: no username=... line" % path)
+            raise BrokerError("--credentials %s: no username=... line" % path)
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             import logging
 
@@ -133,6 +136,8 @@ def broker_from_args(url: str, credentials: Optional[str] = None, cafile: Option
     for what, path in (("--cafile", cafile), ("--certfile", certfile), ("--keyfile", keyfile)):
         if path and not os.path.isfile(path):
             raise BrokerError("%s %s: no such file" % (what, path))
+        if path and not os.access(path, os.R_OK):
+            raise BrokerError("%s %s: cannot read the file" % (what, path))
     if keyfile and not certfile:
         raise BrokerError("--keyfile needs --certfile")
     username, password = read_credentials(credentials, os.environ if env is None else env)
@@ -179,6 +184,11 @@ def reason_text(rc) -> str:
     return known.get(text, text)
 
 
+def reason_of(e: Exception) -> str:
+    """Why connecting failed, in words (an ssl error's reason, an OSError's text)."""
+    return str(getattr(e, "reason", None) or getattr(e, "strerror", None) or e)
+
+
 KEEPALIVE_S = 15  # a table whose link dies is shown offline (its last will) within ~23 s
 
 
@@ -206,7 +216,7 @@ def start(client, broker: Broker, log) -> None:
         client.connect(broker.host, broker.port, keepalive=KEEPALIVE_S)
     except (OSError, ValueError) as e:  # ssl errors are OSErrors
         log.warning("cannot reach the broker %s: %s; trying again", broker.describe(),
-                    getattr(e, "reason", None) or getattr(e, "strerror", None) or e)
+                    reason_of(e))
         failing[0] = True
         client.connect_async(broker.host, broker.port, keepalive=KEEPALIVE_S)
     client.loop_start()

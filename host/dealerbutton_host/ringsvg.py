@@ -88,6 +88,15 @@ def ring_strip(mode):
     return [_hex(buf, i) for i in range(12)]
 
 
+def legend_rows():
+    """The legend's rows, drawn by the renderer: [{"label", "leds": ["#RRGGBB", ...],
+    "ring": False for one seat LED at SAMPLES moments, True for the whole ring at one}]."""
+    rows = [{"label": label, "leds": time_strip(what, step), "ring": False}
+            for label, what, step in ROWS]
+    return rows + [{"label": label, "leds": ring_strip(mode), "ring": True}
+                   for label, mode in RING_ROWS]
+
+
 def _circle(out, x, y, rad, fill):
     out.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="#555" stroke-width="1"/>'
                % (x, y, rad, fill))
@@ -132,18 +141,18 @@ def legend_svg():
     # The legend: one LED over 2 s per meaning, then two whole-ring patterns.
     x0, y = 400, 100
     _text(out, x0, y - 20, "one seat LED over 2 s (every 0.25 s) \u2192", 12, fill="#AAA")
-    for label, what, step in ROWS:
-        for j, c in enumerate(time_strip(what, step)):
+    rows = legend_rows()
+    for row in rows[:len(ROWS)]:
+        for j, c in enumerate(row["leds"]):
             _circle(out, x0 + 10 + 24 * j, y, 9, c)
-        _text(out, x0 + 10 + 24 * SAMPLES, y + 5, label, 14)
+        _text(out, x0 + 10 + 24 * SAMPLES, y + 5, row["label"], 14)
         y += 34
     y += 16
     _text(out, x0, y - 18, "the whole ring (12 LEDs) at one moment \u2192", 12, fill="#AAA")
-    for label, mode in RING_ROWS:
-        strip = ring_strip(mode)
-        for j, c in enumerate(strip):
+    for row in rows[len(ROWS):]:
+        for j, c in enumerate(row["leds"]):
             _circle(out, x0 + 10 + 16 * j, y, 7, c)
-        _text(out, x0 + 10 + 16 * len(strip), y + 5, label, 14)
+        _text(out, x0 + 10 + 16 * len(row["leds"]), y + 5, row["label"], 14)
         y += 30
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -358,36 +358,91 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
 
 
 # -- running it ----------------------------------------------------------------------------
-def connect(model: RoomModel, broker: mqttconn.Broker):
-    client = mqttconn.make_client(broker)
+def follow(client, model: RoomModel, broker: mqttconn.Broker, answered=None) -> None:
+    """Feed the room's messages to the model once the broker accepts the connection (and
+    after every reconnection); answered(reason), if given, hears of every answer of the
+    broker: None when it accepted, else its reason for refusing."""
 
     def on_connect(c, userdata, flags, rc, properties=None):
         if rc.is_failure:
             log.warning("broker %s refused the connection: %s", broker.describe(),
                         mqttconn.reason_text(rc))
+            if answered:
+                answered(mqttconn.reason_text(rc))
             return
         log.info("connected to %s", broker.describe())
         for t in model.topics():
             c.subscribe(t, qos=1)
+        if answered:
+            answered(None)
 
     def on_message(c, userdata, msg):
         model.handle(msg.topic, bytes(msg.payload))
 
     client.on_connect = on_connect
     client.on_message = on_message
+
+
+def connect(model: RoomModel, broker: mqttconn.Broker):
+    client = mqttconn.make_client(broker)
+    follow(client, model, broker)
     mqttconn.start(client, broker, log)
     return client
 
 
+ANSWER_S = 10.0  # --once: how long the broker may take to answer the connection
+
+
+def once(model: RoomModel, broker: mqttconn.Broker, wait: float) -> int:
+    """--once: the room as the broker's retained states give it after `wait` seconds,
+    printed; a broker that cannot be reached, or refuses, is an error (exit status 1)."""
+    client = mqttconn.make_client(broker)
+    answers: List[Optional[str]] = []
+    answered = threading.Event()
+
+    def answer(reason):
+        answers.append(reason)
+        answered.set()
+
+    follow(client, model, broker, answer)
+    try:
+        client.connect(broker.host, broker.port, keepalive=mqttconn.KEEPALIVE_S)
+    except (OSError, ValueError) as e:
+        raise mqttconn.BrokerError("cannot reach the broker %s: %s"
+                                   % (broker.describe(), mqttconn.reason_of(e)),
+                                   status=1) from None
+    client.loop_start()
+    try:
+        if not answered.wait(ANSWER_S):
+            raise mqttconn.BrokerError("the broker %s did not answer within %d s"
+                                       % (broker.describe(), ANSWER_S), status=1)
+        if answers[0] is not None:
+            raise mqttconn.BrokerError("the broker %s refused the connection: %s"
+                                       % (broker.describe(), answers[0]), status=1)
+        time.sleep(wait)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    print("\n".join(render_text(model.summary())))
+    return 0
+
+
 def main(args, broker: mqttconn.Broker) -> int:
     model = RoomModel(args.room)
+    if args.once:
+        return once(model, broker, args.wait)
+    server = None
+    if not args.terminal:  # a port in use is said before the broker is tried
+        from .roomweb import make_server
+
+        server = make_server(model, args.http)
     client = connect(model, broker)
     try:
-        if args.terminal:
-            return terminal(model, once=args.once, wait=args.wait)
+        if server is None:
+            return terminal(model)
         from .roomweb import serve
 
-        return serve(model, args.http)
+        return serve(model, server)
     except KeyboardInterrupt:
         return 0
     finally:
@@ -395,11 +450,7 @@ def main(args, broker: mqttconn.Broker) -> int:
         client.loop_stop()
 
 
-def terminal(model: RoomModel, once: bool = False, wait: float = 1.0) -> int:
-    if once:
-        time.sleep(wait)
-        print("\n".join(render_text(model.summary())))
-        return 0
+def terminal(model: RoomModel) -> int:
     import shutil
 
     while True:

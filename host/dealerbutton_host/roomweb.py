@@ -17,9 +17,8 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"),
 
 
 def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
-    host, sep, port = where.rpartition(":")
-    if not sep or not port.isdigit():
-        raise mqttconn.BrokerError("--http %r: give HOST:PORT, e.g. 127.0.0.1:8470" % where)
+    """The page's server on where, HOST:PORT (checked by options.host_port)."""
+    host, _, port = where.rpartition(":")
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 - the http.server name
@@ -46,11 +45,11 @@ def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
     try:
         return ThreadingHTTPServer((host or "127.0.0.1", int(port)), Handler)
     except OSError as e:
-        raise mqttconn.BrokerError("cannot serve on %s: %s" % (where, e.strerror or e)) from None
+        raise mqttconn.BrokerError("--http %s: cannot serve on it: %s"
+                                   % (where, e.strerror or e), status=1) from None
 
 
-def serve(model: RoomModel, where: str) -> int:
-    server = make_server(model, where)
+def serve(model: RoomModel, server: ThreadingHTTPServer) -> int:
     host, port = server.server_address[:2]
     log.info("room %s on http://%s:%d/", model.room, host, port)
     try:

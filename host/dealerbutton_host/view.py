@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .client import Client, CommandError, DeviceClosed, DeviceError
 
@@ -27,6 +27,8 @@ REFRESH_S = 0.1  # ~10 Hz
 STATE_EVERY_S = 1.0  # state and hand are re-read at least this often (and after events)
 
 RGB = Tuple[int, int, int]
+MAX_NOTICES = 4  # `* error` lines kept on screen at once (the newest)
+DISMISS = "(any key: dismiss)"
 # A lit LED: a solid block in its colour (also readable without colours, or as text).
 LED_GLYPH = "\u2588\u2588" if "utf" in (sys.stdout.encoding or "").lower() else "##"
 # An item of the laid out screen: (row, column, text, style); style is None, "bold",
@@ -119,19 +121,38 @@ class TableModel:
         self._last_full = 0.0
         self.clock: Optional[dict] = None  # a tournament's clock (the `clock` reply)
         self.clock_at = 0.0                # when it was read (time.monotonic())
+        # The device's `* error` lines (a table kept aside at start-up, a stuck button, a
+        # failed save): shown above the events until a key is pressed (dismiss()).
+        self.notices: List[str] = []
+        self.drawing = False  # the chase of the draw for the button waits for a seat
+        self.hands_seen = 0   # `* hand` events so far
 
     def note(self, text: str) -> None:
         self.log.append(time.strftime("%H:%M:%S ") + text)
 
     def on_event(self, line: str) -> None:
         if line.startswith("* hand "):
+            self.hands_seen += 1
+            self.drawing = False
             try:
                 self.hand = json.loads(line[7:])
                 line = "* " + hand_lines(self.hand)[0]
             except (ValueError, AttributeError, TypeError):
                 pass
+        elif line.startswith("* error "):
+            self.notices = (self.notices + [line[2:]])[-MAX_NOTICES:]
         self.note(line)
         self.dirty = True
+
+    def dismiss(self) -> None:
+        self.notices = []
+
+    def pressed(self, command: str, reply, hands_before: int) -> None:
+        """After a press or hold sent from the view: `ok draw` without a hand dealt by it
+        means the chase for the draw for the button has started; any other outcome of a
+        press ends it (the button given, the draw cancelled or made at random)."""
+        if command.startswith(("press", "hold")) and reply.ok:
+            self.drawing = reply.payload == "draw" and self.hands_seen == hands_before
 
     def on_other(self, line: str) -> None:
         self.note("? " + line)
@@ -210,16 +231,19 @@ def money(pair) -> str:
     return "%d" % live
 
 
-def hand_lines(hand: Optional[dict]) -> List[str]:
+def hand_lines(hand: Optional[dict], drawing: bool = False) -> List[str]:
+    if drawing:
+        return ["DRAW for the button: press the seat that",
+                "won it (space: a seat at random, u: cancel)"]
     if not hand:
         return ["no hand dealt yet: seat the players, press",
                 "the next-hand button (space), then the seat",
                 "that won the draw for the button"]
     dead = hand.get("button") not in hand.get("dealt", [])
-    first = "hand %d: D %s%s  SB %s  BB %s  first to act %s" % (
+    first = "hand %d: D %s%s  %s  BB %s  first to act %s" % (
         hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
-        hand.get("sb") if hand.get("sb") is not None else "-", hand.get("bb"),
-        hand.get("first_to_act"))
+        "SB %s" % hand["sb"] if hand.get("sb") is not None else "no small blind this hand",
+        hand.get("bb"), hand.get("first_to_act"))
     posts = hand.get("posts") or {}
     post_text = ", ".join("%s: %s" % (s, money(posts[s])) for s in sorted(posts, key=int))
     return [first, "dealt %s" % " ".join(str(s) for s in hand.get("dealt", [])),
@@ -227,20 +251,22 @@ def hand_lines(hand: Optional[dict]) -> List[str]:
 
 
 def clock_lines(model: TableModel, now: float) -> List[str]:
-    """The tournament clock in two lines (none in a cash game)."""
+    """The tournament clock in three short lines (none in a cash game): its title with the
+    time left (and PAUSED), the level or break, what comes next."""
     c = model.clock
     if not c:
         return []
     from dealerbutton.clock import mss
 
-    left = mss(model.clock_left(now))
-    state = "" if c.get("running") else "  PAUSED"
+    head = "tournament clock  %s%s left%s" % ("BREAK  " if c.get("break") else "",
+                                             mss(model.clock_left(now)),
+                                             "" if c.get("running") else "  PAUSED")
     if c.get("break"):
-        first = "BREAK  %s left%s" % (left, state)
+        first = "no hand until the break ends"
     else:
-        first = "level %d  %d/%d  ante %d%s  %s left%s" % (
+        first = "level %d  %d/%d  ante %d%s" % (
             c["level"], c["sb"], c["bb"], c["ante"],
-            " (BB ante)" if c.get("ante_kind") == "bb" and c["ante"] else "", left, state)
+            " (BB ante)" if c.get("ante_kind") == "bb" and c["ante"] else "")
     nxt = c.get("next")
     if nxt is None:
         second = "last level: the blinds stay"
@@ -249,7 +275,7 @@ def clock_lines(model: TableModel, now: float) -> List[str]:
     else:
         second = "next: level %d  %d/%d  ante %d  (%d min)" % (
             nxt["level"], nxt["sb"], nxt["bb"], nxt["ante"], nxt.get("minutes", 0))
-    return [first, second]
+    return [head, first, second]
 
 
 def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False):
@@ -267,7 +293,9 @@ def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False
     return led_turn, seat_turn
 
 
-def help_text(mode: str, seats: int, width: int = 200) -> str:
+def help_text(mode: str, seats: int, width: int = 200, drawing: bool = False) -> str:
+    if drawing and mode != "command":
+        return "DRAW: a seat key gives the button | space: random | u: cancel | q: quit"
     if mode == "command":
         long_text = ("type a protocol command (state, sit 3, deal 1, ...) + Enter | "
                      "Tab: keys | Ctrl-C: quit")
@@ -326,6 +354,12 @@ def wrap_lines(lines: List[str], width: int, indent: int = 9) -> List[str]:
     return out
 
 
+def fitted(lines: Sequence[Tuple[str, object]], width: int) -> List[Tuple[str, object]]:
+    """Styled lines fitted to the width as wrap_lines() does, each part in its line's style."""
+    return [(part, style) for line, style in lines
+            for part in wrap_lines([line], width, indent=2)]
+
+
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
            prompt: str = "", now: Optional[float] = None) -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it.
@@ -357,15 +391,24 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     # rows with their longest "this hand" ("first posted", "D SB first").
     panel_width = len(SEAT_ROW % (0, "", "", "")) + len("first posted")
     widest_ring = max(2, min((width // 2 - 13) // 4, (width - panel_width - 15) // 4))
-    hand_text = wrap_lines(hand_lines(model.hand), width - (4 * widest_ring + 15), indent=6)
+    text_width = width - (4 * widest_ring + 15)
+    hand_text = wrap_lines(hand_lines(model.hand, model.drawing), text_width, indent=6)
     hand_block = 1 + len(hand_text)
-    clock_text = clock_lines(model, now)
-    clock_block = 2 + len(clock_text) if clock_text else 0  # its title, a blank line
-    log_rows = max(3, min(10, height // 4))
+    # The clock's lines, each fitted to the panel: (text, style); its title line (with the
+    # time left) in the error colour in a level's last minute.
+    last_minute = 0 < model.clock_left(now) <= 60000 and (model.clock or {}).get("next")
+    clock_text = [(line, ("error" if last_minute else "bold") if k == 0 else None)
+                  for k, line in enumerate(clock_lines(model, now))]
+    clock_block = 1 + len(fitted(clock_text, text_width)) if clock_text else 0  # + a blank
+    # The device's errors, above the events until a key is pressed: never cut short.
+    notice = wrap_lines(["! " + n for n in model.notices] + [DISMISS], width) \
+        if model.notices else []
+    fewest_log_rows = max(3, min(len(notice), height - 8))
+    log_rows = max(fewest_log_rows, min(10, height // 4))
     room = height - 5 - log_rows  # title, connection; events label; prompt, help
     need = 1 + max(len(rows), 1) + len(legend) + hand_block + clock_block
     if need > room:
-        log_rows = max(3, log_rows - (need - room))
+        log_rows = max(fewest_log_rows, log_rows - (need - room))
         room = height - 5 - log_rows
     if need > room:
         need -= hand_block
@@ -401,12 +444,17 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
             x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
             label = "%d" % s
             put(y, x - len(label) // 2, label, "bold")
-        if model.hand:
+        if model.drawing:
+            for k, line in enumerate(("DRAW", "press the seat", "that won it")):
+                put(cy - 1 + k, cx - len(line) // 2, line, "bold" if k == 0 else None)
+        elif model.hand:
             h = model.hand
             put(cy - 1, cx - 3, "hand %d" % h.get("n", 0), "bold")
-            put(cy, cx - 5, "D%s SB%s BB%s" % (h.get("button"),
-                                              "-" if h.get("sb") is None else h.get("sb"),
-                                              h.get("bb")))
+            if h.get("sb") is None:
+                roles = "D%s BB%s, no SB" % (h.get("button"), h.get("bb"))
+            else:
+                roles = "D%s SB%s BB%s" % (h.get("button"), h.get("sb"), h.get("bb"))
+            put(cy, cx - 5, roles)
     else:
         put(cy, 2, "(waiting for the device)", "dim")
 
@@ -428,12 +476,10 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     for j, text in enumerate(legend):
         put(y + j, x0, text, "dim")
     y += len(legend) + 1
-    if clock_block:
-        put(y, x0, "tournament clock", "bold")
-        last_minute = 0 < model.clock_left(now) <= 60000 and (model.clock or {}).get("next")
-        put(y + 1, x0, clock_text[0], "error" if last_minute else None)
-        put(y + 2, x0, clock_text[1])
-        y += clock_block    # its title, its lines, a blank line
+    if clock_block:         # the panel as drawn is as wide as planned, or wider
+        for j, (line, style) in enumerate(fitted(clock_text, width - x0)):
+            put(y + j, x0, line, style)
+        y += clock_block    # its lines, a blank line
     if hand_block:
         for j, line in enumerate(hand_text):
             put(y + j, x0, line)
@@ -441,12 +487,30 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     # Events and the help line, at the bottom.
     log_top = height - 2 - log_rows
     put(log_top - 1, 0, "events", "bold")
-    for j, line in enumerate(wrap_lines(list(model.log)[-log_rows:], width)[-log_rows:]):
-        put(log_top + j, 0, line, "error" if (" err " in line or "* error" in line) else None)
+    for j, line in enumerate(notice):
+        put(log_top + j, 0, line, "dim" if line == DISMISS else "error")
+    for j, line in enumerate(log_lines(model, width, log_rows - len(notice))):
+        put(log_top + len(notice) + j, 0, line,
+            "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
-    put(height - 1, 0, help_text(mode, seats, width), "reverse")
+    put(height - 1, 0, help_text(mode, seats, width, model.drawing), "reverse")
     return items
+
+
+def log_lines(model: TableModel, width: int, rows: int) -> List[str]:
+    """The newest events that fit in rows, each whole (fitted to the width), oldest first;
+    the last one's first rows if even it does not fit. Those shown above them as notices
+    are left out."""
+    shown = ["* " + n for n in model.notices]
+    lines = [line for line in model.log if line[9:] not in shown]
+    out: List[str] = []
+    for line in reversed(lines[-rows:] if rows > 0 else []):
+        wrapped = wrap_lines([line], width)
+        if len(out) + len(wrapped) > rows:
+            return out or wrapped[:rows]
+        out = wrapped + out
+    return out
 
 
 def to_text(items: List[Item], width: int, height: int) -> List[str]:
@@ -607,6 +671,7 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
         if client is None:
             model.note("not connected: %s not sent" % command)
             return
+        hands_before = model.hands_seen
         try:
             reply = client.send(command)
         except DeviceClosed as e:
@@ -615,6 +680,7 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
         except DeviceError as e:
             model.note("! %s" % e)
             return
+        model.pressed(command, reply, hands_before)
         if not (reply.ok and command.startswith(("press", "hold"))) or reply.payload:
             model.note("> %s  ->  %s" % (command, reply.line))
         model.dirty = True
@@ -632,7 +698,10 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                     model.connection = ""
                     model.config = None
                     model.dirty = True
+                    model.drawing = False
                     model.note("connected to %s" % connector.describe)
+                    for line in client.take_events():  # its start-up lines among them
+                        model.on_event(line)
                 except DeviceError as e:
                     if not connector.reconnect:
                         model.connection = "cannot start the device: %s (q to quit)" % e
@@ -672,6 +741,9 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                 continue
             redraw = True
             if key == curses.KEY_RESIZE:
+                continue
+            if model.notices:  # the key that dismisses the device's errors does only that
+                model.dismiss()
                 continue
             if mode == "command":
                 if key in ("\n", "\r", curses.KEY_ENTER):

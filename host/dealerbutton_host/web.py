@@ -9,6 +9,7 @@ serve() serves that map, build() writes it as a folder to publish anywhere.
 
 from __future__ import annotations
 
+import errno
 import http.server
 import json
 import shutil
@@ -16,6 +17,9 @@ from pathlib import Path
 from typing import Dict, Union
 
 import dealerbutton
+
+from . import ringsvg
+from .options import Refused
 
 PAGE = Path(__file__).resolve().with_name("webpage")
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -38,7 +42,7 @@ TYPES = {
 Content = Union[Path, bytes]
 
 
-class WebError(Exception):
+class WebError(Refused):
     """What keeps the page from being served, in one line."""
 
 
@@ -62,7 +66,7 @@ def site(root: Path = CHECKOUT) -> Dict[str, Content]:
     missing = [name for name in RUNTIME_FILES if not (runtime / name).is_file()]
     if missing:
         raise WebError("MicroPython's WebAssembly runtime is not installed (no %s): run "
-                       "`npm ci` in %s" % (runtime / missing[0], root))
+                       "`npm ci` in %s" % (runtime / missing[0], root), status=1)
     files: Dict[str, Content] = {}
     for p in sorted(PAGE.iterdir()):
         if p.is_file():
@@ -73,6 +77,8 @@ def site(root: Path = CHECKOUT) -> Dict[str, Content]:
     for name, p in modules.items():
         files["firmware/dealerbutton/" + name] = p
     files["firmware/modules.json"] = (json.dumps(sorted(modules)) + "\n").encode()
+    # The ring's legend, drawn by the firmware's renderer (as hardware/ring-legend.svg).
+    files["ring-legend.json"] = (json.dumps(ringsvg.legend_rows()) + "\n").encode()
     return files
 
 
@@ -85,14 +91,18 @@ def build(out: Path, root: Path = CHECKOUT) -> int:
     files = site(root)
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise WebError("%s is not a folder" % out)
-    for name, item in files.items():
-        target = out / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(item, Path):
-            shutil.copyfile(item, target)
-        else:
-            target.write_bytes(item)
+        raise WebError("--out %s: not a folder" % out)
+    try:
+        for name, item in files.items():
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(item, Path):
+                shutil.copyfile(item, target)
+            else:
+                target.write_bytes(item)
+    except OSError as e:
+        raise WebError("--out %s: cannot write %s: %s"
+                       % (out, e.filename or out, e.strerror or e), status=1) from None
     return len(files)
 
 
@@ -132,7 +142,15 @@ def make_server(host: str = "127.0.0.1", port: int = 8080, root: Path = CHECKOUT
     try:
         return http.server.ThreadingHTTPServer((host, port), handler_for(files))
     except OSError as e:
-        raise WebError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e)) from None
+        raise WebError("%s: cannot serve on %s:%d: %s" % (
+            server_option(e, "--host %s" % host, "--port %d" % port), host, port,
+            e.strerror or e), status=1) from None
+
+
+def server_option(e: OSError, host: str, port: str) -> str:
+    """Which option made binding a server fail: the port (in use, or one below 1024 that
+    needs more rights) or the host (no such name or address here)."""
+    return port if e.errno in (errno.EADDRINUSE, errno.EACCES) else host
 
 
 def serve(host: str, port: int, out=print) -> int:

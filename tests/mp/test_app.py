@@ -273,13 +273,60 @@ def test_corrupt_state_file_gives_a_clean_start_and_an_error():
     assert rig2.statuses() == ["empty"] * 9
 
 
-def test_saved_table_for_another_config_is_not_used():
+def test_a_table_for_another_config_is_kept_aside_and_comes_back_with_it():
     rig = seated(3)
-    rig2 = rig.reboot({"seats": 6})
-    lines = rig2.take()
-    assert lines == ["* error saved table (save 3) has 9 seats, config.json 6: clean start"], \
-        lines
-    assert rig2.table.seats == 6 and rig2.statuses() == ["empty"] * 6
+    rig.send("deal 1")
+    nine = rig.table.to_dict()
+    six = rig.reboot({"seats": 6})
+    assert six.take() == [
+        "* error saved table (save 4) has 9 seats, config.json 6: kept as "
+        "state-9seats-dead-10-20.json (config.json back to 9 seats resumes it): clean start"]
+    assert six.table.seats == 6 and six.statuses() == ["empty"] * 6
+    assert sorted(six.fs.files) == ["state-9seats-dead-10-20.json"]
+    import sys
+    assert "dealerbutton.storeread" not in sys.modules   # power-up code: not kept
+    six.send("sit 2")                          # the 6-seat table's first save
+    assert sorted(six.fs.files) == ["state-9seats-dead-10-20.json", "state.json"]
+    six_table = six.table.to_dict()
+    # Back to 9 seats: the 9-seat table is back, the 6-seat one kept aside in its turn.
+    back = six.reboot({"seats": 9})
+    assert back.take() == [
+        "* info saved table (save 1) has 6 seats, config.json 9: kept as "
+        "state-6seats-dead-10-20.json (config.json back to 6 seats resumes it)",
+        "* info state restored (save 4, from state-9seats-dead-10-20.json)"]
+    assert back.table.to_dict() == nine and back.store.seq == 4
+    assert sorted(back.fs.files) == ["state-6seats-dead-10-20.json", "state.json"]
+    back.send("deal")
+    assert back.store.seq == 5
+    again = back.reboot({"seats": 6})
+    assert again.take()[-1] == "* info state restored (save 1, from state-6seats-dead-10-20.json)"
+    assert again.table.to_dict() == six_table
+
+
+def test_a_table_kept_aside_comes_back_after_a_start_that_saved_nothing():
+    rig = seated(3)
+    other = rig.reboot({"rules": "moving", "stakes": [25, 50]})
+    assert other.take() == [
+        "* error saved table (save 3) plays rules dead, config.json moving: kept as "
+        "state-9seats-dead-10-20.json (config.json back to rules dead, stakes 10/20 resumes "
+        "it): clean start"]
+    assert "state.json" not in other.fs.files  # nothing played: nothing saved
+    back = other.reboot({"seats": 9})
+    assert back.take() == ["* info state restored (save 3, from state-9seats-dead-10-20.json)"]
+    assert back.statuses()[:4] == ["active", "active", "active", "empty"]
+
+
+def test_a_damaged_table_kept_aside_is_left_alone():
+    rig = seated(3)
+    six = rig.reboot({"seats": 6})
+    data = bytearray(six.fs.files["state-9seats-dead-10-20.json"])
+    data[-5] ^= 4
+    six.fs.files["state-9seats-dead-10-20.json"] = bytes(data)
+    back = six.reboot({"seats": 9})
+    assert back.take() == ["* error saved state unusable (state-9seats-dead-10-20.json bad "
+                           "CRC): clean start"]
+    assert back.statuses() == ["empty"] * 9
+    assert "state-9seats-dead-10-20.json" in back.fs.files
 
 
 def test_full_table_state_file_is_small():

@@ -172,6 +172,15 @@ def test_seat_out_of_range():
     assert rig.send("deal 12") == ["err seat seat 12 is not on this table (1..9)"]
 
 
+def test_a_seat_that_is_not_a_number_is_answered_with_the_seats_allowed():
+    rig = Rig()
+    assert rig.send("sit -1") == ["err usage seat must be 1..9, not -1"]
+    assert rig.send("away x") == ["err usage seat must be 1..9, not x"]
+    assert rig.send("deal 1.5") == ["err usage seat must be 1..9, not 1.5"]
+    assert rig.send("press -1") == ["err usage seat must be 0..9 (0: next-hand button), not -1"]
+    assert Rig({"seats": 4}).send("sit one") == ["err usage seat must be 1..4, not one"]
+
+
 def test_table_events_and_their_events():
     rig = Rig()
     assert rig.send("sit 1") == ["* seat 1 active", "ok"]

@@ -231,11 +231,22 @@ def test_a_cash_table_is_not_taken_for_a_tournament_one():
     again = rig.reboot(CFG)
     lines = again.take()
     assert lines[0] == ("* error saved table (save 1) is a cash game table, config.json has a "
-                        "tournament: clean start"), lines
+                        "tournament: kept as state-6seats-dead-10-20.json (config.json back to "
+                        "a cash game resumes it): clean start"), lines
     assert again.table.tournament and again.table.status(1) == "empty"
+    again.send("sit 2")
+    again.send("clock next")
     back = again.reboot({"seats": 6})
-    assert back.take()[0].startswith("* error saved table (save 2) is a tournament table, "
-                                     "config.json a cash game"), back.out
+    assert back.take() == [
+        "* info saved table (save 3) is a tournament table, config.json a cash game: kept as "
+        "state-6seats-dead-tournament.json (config.json back to a tournament resumes it)",
+        "* info state restored (save 1, from state-6seats-dead-10-20.json)"]
+    assert back.table.status(1) == "active" and back.table.status(2) == "empty"
+    # The tournament table comes back with its clock.
+    lines = back.reboot(CFG).take()
+    assert lines[1:] == ["* info state restored (save 3, from state-6seats-dead-tournament.json)",
+                         "* clock paused (restored: level 2, 20:00 left)"], lines
+    assert lines[0].startswith("* info saved table (save 1) is a cash game table"), lines
 
 
 def test_an_undone_level_is_played_again_from_the_next_deal():

@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 
 import { SerialBoard } from "../../host/dealerbutton_host/webpage/devices.mjs";
-import { LineClient, clockLeft, clockText, handLines, mss, parseLeds, parseReply,
-         ringPositions, roles, shown }
+import { LineClient, clockLeft, clockText, handLines, mss, owesText, parseLeds, parseReply,
+         ringPositions, roles, shown, statusText }
   from "../../host/dealerbutton_host/webpage/lineclient.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -59,6 +59,10 @@ const out = {};
                                next: { level: 4, sb: 100, bb: 200, ante: 0, minutes: 20 } })];
   out.roles = [roles({ button: 1, sb: 2, bb: 3, dealt: [1, 2, 3, 4], posts: { 4: [20, 0] },
                        first_to_act: 4 }, 4), roles(null, 1)];
+  out.owes = [[20, 0], [0, 10], [20, 10], [0, 0], [50, 0], [20, 5]]
+    .map((o) => owesText(o, [10, 20]));
+  out.status = [{ status: "waiting", choice: "wait" }, { status: "waiting", choice: "post" },
+                { status: "away" }, { status: "active" }, { status: "empty" }].map(statusText);
 }
 
 // -- SerialBoard against the emulator -----------------------------------------------------

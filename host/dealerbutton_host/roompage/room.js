@@ -46,12 +46,27 @@ function ring(t) {
   return svg;
 }
 
-function clockText(c, elapsed) {
+// Parts that each stay on one line, with " · " between them (the line breaks there).
+function parts(cls, texts) {
+  const d = el("div", {class: cls});
+  texts.forEach((t, i) => {
+    if (i) d.appendChild(document.createTextNode(" · "));
+    d.appendChild(el("span", {}, t));
+  });
+  return d;
+}
+
+function plural(n, one, many) {
+  return n + " " + (n === 1 ? one : many);
+}
+
+function clockParts(c, elapsed) {
   let left = c.ms_left;
   if (left !== null && c.running) left = Math.max(0, left - elapsed);
-  if (c["break"]) return "Break " + mmss(left);
-  return "Level " + c.level + " · " + c.sb + "/" + c.bb + (c.ante ? " ante " + c.ante : "") +
-         " · " + mmss(left) + (c.running ? "" : " paused");
+  const paused = c.running ? "" : " paused";
+  if (c["break"]) return ["Break " + mmss(left) + paused];
+  return ["Level " + c.level, c.sb + "/" + c.bb + (c.ante ? " ante " + c.ante : ""),
+          mmss(left) + paused];
 }
 
 function card(t, elapsed) {
@@ -70,8 +85,8 @@ function card(t, elapsed) {
   if (t.waiting) facts.push(t.waiting + " waiting");
   facts.push((t.per_hour === null || t.per_hour === undefined ? "--" : t.per_hour) + " hands/h");
   if (t.stakes) facts.push(t.stakes[0] + "/" + t.stakes[1]);
-  d.appendChild(el("div", {class: "facts"}, facts.join(" · ")));
-  if (t.clock) d.appendChild(el("div", {class: "clock"}, clockText(t.clock, elapsed)));
+  d.appendChild(parts("facts", facts));
+  if (t.clock) d.appendChild(parts("clock", clockParts(t.clock, elapsed)));
   if (!t.online) d.appendChild(el("div", {class: "off"}, "OFFLINE"));
   return d;
 }
@@ -96,8 +111,9 @@ function draw() {
   if (!last) return;
   const elapsed = performance.now() - lastAt;
   document.getElementById("title").textContent = "Room " + last.room;
-  document.getElementById("totals").textContent = last.tables.length + " tables · " +
-    last.online + " online · " + last.players + " players · " + last.open + " open seats";
+  document.getElementById("totals").replaceChildren(parts("counts", [
+    plural(last.tables.length, "table", "tables"), last.online + " online",
+    plural(last.players, "player", "players"), plural(last.open, "open seat", "open seats")]));
   document.getElementById("tables").replaceChildren(...last.tables.map(t => card(t, elapsed)));
   tournament(last.tournament);
 }

@@ -111,6 +111,25 @@ export function money(pair) {
   return `${live}`;
 }
 
+// What a seat owes to come in, [live, dead], as said at the table (the stakes say which
+// blind an amount is): "the big blind (20)", "BB 20 + SB 10 (dead)"; "" for nothing.
+export function owesText(owes, stakes) {
+  const [live, dead] = owes || [0, 0];
+  const [sb, bb] = stakes || [null, null];
+  if (live && dead) {
+    return live === bb && dead === sb ? `BB ${live} + SB ${dead} (dead)` : `${live} + ${dead} dead`;
+  }
+  if (live) return live === bb ? `the big blind (${live})` : `${live}`;
+  if (dead) return dead === sb ? `the small blind (${dead}, dead)` : `${dead} dead`;
+  return "";
+}
+
+// A seat's status in words: a waiting player by his choice.
+export function statusText(row) {
+  if (row.status !== "waiting") return row.status;
+  return row.choice === "post" ? "will post, then play" : "waiting for the big blind";
+}
+
 export function handLines(hand) {
   if (!hand) {
     return ["no hand dealt yet: seat the players, press the next-hand button,",
@@ -121,7 +140,9 @@ export function handLines(hand) {
   const posts = hand.posts || {};
   const postText = Object.keys(posts).sort((a, b) => a - b)
     .map((s) => `${s}: ${money(posts[s])}`).join(", ");
-  return [`hand ${hand.n}: D ${hand.button}${dead ? " (dead)" : ""}  SB ${hand.sb ?? "-"}` +
+  const sb = hand.sb === null || hand.sb === undefined ? "no small blind this hand"
+    : `SB ${hand.sb}`;
+  return [`hand ${hand.n}: D ${hand.button}${dead ? " (dead)" : ""}  ${sb}` +
           `  BB ${hand.bb}  first to act ${hand.first_to_act}`,
           `dealt ${dealt.join(" ")}`, `posts ${postText || "-"}`];
 }

@@ -3,8 +3,8 @@
 // (the firmware running here) or a SerialBoard (a real board over Web Serial) alike.
 
 import { CONFIG_KEY, EmulatedBoard, FLASH_KEY, SerialBoard, loadRuntime } from "./devices.mjs";
-import { clockLeft, clockText, handLines, mss, ringPositions, roles, shown }
-  from "./lineclient.mjs";
+import { clockLeft, clockText, handLines, mss, owesText, ringPositions, roles, shown,
+         statusText } from "./lineclient.mjs";
 
 const SEAT_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7",
                     "Digit8", "Digit9", "Digit0", "Minus", "Equal"];
@@ -126,8 +126,8 @@ function drawTable() {
   body.replaceChildren();
   for (const row of (state ? state.seats : [])) {
     const tr = document.createElement("tr");
-    const owes = row.owes[0] || row.owes[1] ? row.owes.join("+") : "";
-    const status = row.status + (row.choice ? " (" + row.choice + ")" : "");
+    const owes = owesText(row.owes, state.stakes);
+    const status = statusText(row);
     for (const text of [row.seat, status, owes, roles(hand, row.seat)]) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -384,6 +384,30 @@ $("command-form").addEventListener("submit", (e) => {
 });
 
 wireButton($("next"), 0);
+
+// The ring's legend: each meaning's LED (over 2 s, or the whole ring at one moment) as the
+// firmware's renderer draws it, beside what it means.
+async function drawLegend() {
+  const rows = await (await fetch("ring-legend.json")).json();
+  const list = $("legend");
+  for (const row of rows) {
+    const li = document.createElement("li");
+    const leds = document.createElement("span");
+    leds.className = "leds" + (row.ring ? " whole-ring" : "");
+    leds.setAttribute("aria-hidden", "true");
+    for (const colour of row.leds) {
+      const led = document.createElement("span");
+      led.style.background = colour;
+      leds.append(led);
+    }
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = row.label;
+    li.append(leds, label);
+    list.append(li);
+  }
+}
+drawLegend();
 
 let emulated = null;
 $("connect").addEventListener("click", async () => {
