@@ -26,7 +26,7 @@ plays its level (set_level, from the next deal), and it is saved with the table 
 clock event and at least every 30 s while it runs; after a power cut it is back paused.
 """
 
-from dealerbutton import VERSION, config, protocol
+from dealerbutton import VERSION, config, protocol, startup
 from dealerbutton import ring as ringmod
 from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK
 from dealerbutton.history import History
@@ -124,12 +124,11 @@ class App:
         """The saved table if there is a usable one that fits config.json (reported as
         `* info`), else a new one (a problem reported as `* error`); a table saved under
         another configuration is kept aside, and the one kept for this configuration comes
-        back (storeread.restore)."""
+        back (startup.restore)."""
         if self.store is None:
             self.clock = self.new_clock(None)
             return self.new_table()
-        from dealerbutton import storeread
-        table, saved_clock = storeread.restore(self)
+        table, saved_clock = startup.restore(self)
         self.clock = self.new_clock(saved_clock if table is not None else None)
         return table if table is not None else self.new_table()
 

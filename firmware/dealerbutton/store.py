@@ -1,14 +1,16 @@
 """The saved table: one file replaced atomically, with a format version, a sequence number
-and a CRC32, so that a power cut loses at most the event in flight; reading it back at
-power-up (the newest intact copy, or a clean start that says why) is in storeread.py."""
+and a CRC32, so that a power cut loses at most the event in flight; and read back at
+power-up: the newest intact copy, checked strictly (header, CRC32, JSON) before anything
+trusts it, with the tournament clock saved beside the table, or a clean start that says
+why. What the App then starts with (the saved table if it fits config.json, a table kept
+aside by a configuration change) is startup.py's."""
 
 import binascii
 import json
 
-from dealerbutton import forget
-
 FORMAT = 1
 NAME = "state.json"
+READ_LIMIT = 4096      # a state file is a few hundred bytes; never read a huge corrupt one
 
 
 def dumps(obj):
@@ -192,15 +194,57 @@ class Store:
     def load(self):
         """The newest intact saved table: (table_dict or None, seq, message), the clock saved
         beside it in self.clock. Never raises on a bad file: a missing or corrupt one gives
-        a clean start (None) and says why.
+        a clean start (None) and says why."""
+        main, main_seq, main_bad = self.read(self.name)
+        main_clock = self.read_clock
+        tmp, tmp_seq, tmp_bad = self.read(self.tmp)
+        self.problem = False
+        self.clock = None
+        if tmp_bad is None and (main_bad is not None or tmp_seq > main_seq):
+            self.clock = self.read_clock
+            # The power went between writing the new copy and renaming it: finish the job.
+            try:
+                self.fs.rename(self.tmp, self.name)
+            except OSError:
+                pass
+            self.seq = tmp_seq
+            return tmp, tmp_seq, "state restored (save %d, from an interrupted save)" % tmp_seq
+        if tmp_bad != "missing":
+            try:
+                self.fs.remove(self.tmp)
+            except OSError:
+                pass
+        if main_bad is None:
+            self.seq = main_seq
+            self.clock = main_clock
+            return main, main_seq, "state restored (save %d)%s" % (
+                main_seq, "" if tmp_bad == "missing" else "; an unfinished save was discarded")
+        self.seq = 0
+        if main_bad == "missing":
+            if tmp_bad == "missing":
+                return None, 0, "no saved state: clean start"
+            # Cut during the very first save: there was nothing before it.
+            return None, 0, "no saved state (an unfinished first save was discarded): clean start"
+        self.problem = True
+        return None, 0, "saved state unusable (%s %s): clean start" % (self.name, main_bad)
 
-        The reading code (storeread.py) runs at power-up only: it is loaded for this call
-        (and for App.restore) and forgotten after, so the table does not keep its heap."""
-        from dealerbutton import storeread
+    def read(self, name):
+        """(table_dict, seq, problem) of the state file `name`: problem is None for an intact
+        file, "missing", or why the file is unusable. The clock saved with it is then in
+        self.read_clock."""
         try:
-            return storeread.load(self)
+            f = self.fs.open(name, "rb")
+        except OSError:
+            return None, 0, "missing"
+        try:
+            data = f.read(READ_LIMIT + 1)
+        except OSError as exc:
+            return None, 0, "unreadable (%s)" % exc
         finally:
-            forget("storeread")
+            f.close()
+        table, seq, problem = parse(data)
+        self.read_clock = _clock_of(data) if problem is None else None
+        return table, seq, problem
 
 
 def _head(seq, payload):
@@ -211,3 +255,59 @@ def checksum(version, seq, payload):
     """CRC32 of the table's bytes, chained after the version and sequence number so that a
     flipped digit in the header is caught too."""
     return binascii.crc32(payload, binascii.crc32(b"%d %d " % (version, seq))) & 0xFFFFFFFF
+
+
+def _number(data, i, end):
+    """The decimal number in data[i:] up to the marker end: (value, index after end) or
+    (None, 0). Strict: digits only (MicroPython's json would take 1. or 01)."""
+    j = data.find(end, i)
+    if j <= i or j - i > 10:
+        return None, 0
+    value = 0
+    for k in range(i, j):
+        c = data[k]
+        if c < 48 or c > 57:
+            return None, 0
+        value = value * 10 + c - 48
+    if data[i] == 48 and j - i > 1:
+        return None, 0
+    return value, j + len(end)
+
+
+def _clock_of(data):
+    """The clock saved in an intact state file (its bytes), or None."""
+    try:
+        d = json.loads(data.decode())
+    except (ValueError, UnicodeError):
+        return None
+    return d.get("clock") if isinstance(d, dict) else None
+
+
+def parse(data):
+    """Check and decode the bytes of a state file: (table_dict, seq, problem). The CRC
+    covers the table and the clock saved after it."""
+    if len(data) > READ_LIMIT:
+        return None, 0, "too big"
+    if not data.startswith(b'{"v":') or not data.endswith(b"}"):
+        return None, 0, "truncated or not a state file"
+    version, i = _number(data, 5, b',"seq":')
+    if version is None:
+        return None, 0, "damaged header"
+    if version != FORMAT:
+        return None, 0, "format %d, this firmware reads %d" % (version, FORMAT)
+    seq, i = _number(data, i, b',"crc":')
+    if seq is None:
+        return None, 0, "damaged header"
+    crc, i = _number(data, i, b',"table":')
+    if crc is None:
+        return None, 0, "damaged header"
+    payload = data[i:-1]
+    if checksum(version, seq, payload) != crc:
+        return None, 0, "bad CRC"
+    try:
+        table = json.loads(data.decode())["table"]
+    except (ValueError, UnicodeError, KeyError, TypeError):
+        return None, 0, "bad JSON"
+    if not isinstance(table, dict):
+        return None, 0, "bad JSON"
+    return table, seq, None

@@ -283,8 +283,6 @@ def test_a_table_for_another_config_is_kept_aside_and_comes_back_with_it():
         "state-9seats-dead-10-20.json (config.json back to 9 seats resumes it): clean start"]
     assert six.table.seats == 6 and six.statuses() == ["empty"] * 6
     assert sorted(six.fs.files) == ["state-9seats-dead-10-20.json"]
-    import sys
-    assert "dealerbutton.storeread" not in sys.modules   # power-up code: not kept
     six.send("sit 2")                          # the 6-seat table's first save
     assert sorted(six.fs.files) == ["state-9seats-dead-10-20.json", "state.json"]
     six_table = six.table.to_dict()

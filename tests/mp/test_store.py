@@ -22,19 +22,6 @@ def test_dumps_is_canonical_and_compact():
     assert store.dumps({2: 1, 1: (3, 4)}) == '{"1":[3,4],"2":1}'
 
 
-def test_the_reading_code_is_forgotten_after_load():
-    import sys
-
-    import dealerbutton
-    fs, s = saved(OLD)
-    assert store.Store(fs).load()[0] == OLD
-    assert "dealerbutton.storeread" not in sys.modules
-    assert not hasattr(dealerbutton, "storeread")
-    # a second load brings it back, and it is forgotten again
-    assert store.Store(FakeFlash()).load() == (None, 0, "no saved state: clean start")
-    assert "dealerbutton.storeread" not in sys.modules
-
-
 def test_save_then_load_round_trips_with_the_sequence_number():
     fs, s = saved(OLD, NEW)
     assert sorted(fs.files) == ["state.json"]

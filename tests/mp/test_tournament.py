@@ -3,7 +3,7 @@ app on its now_ms, its events and commands, the level played from the next deal,
 during a break, the clock saved with the table and back paused after a power cut, the
 next-hand button held 5 s, and nothing allocated per frame (CPython and MicroPython)."""
 import mptest
-from dealerbutton import config, store, storeread
+from dealerbutton import config, store
 from dealerbutton import ring as R
 from devrig import Rig, ticks_heap_locked
 from fakeflash import FakeFlash
@@ -200,10 +200,10 @@ def test_the_clock_and_the_table_share_one_checked_save():
     rig.send("clock next")
     data = rig.fs.files[store.NAME]
     assert data.endswith(b',"clock":{"entry":1,"ms_left":1200000}}'), data
-    d, seq, problem = storeread.parse(data)
+    d, seq, problem = store.parse(data)
     assert problem is None and d["t"] == 1
     bad = data.replace(b'"entry":1', b'"entry":2')    # the CRC covers the clock too
-    assert storeread.parse(bad)[2] == "bad CRC"
+    assert store.parse(bad)[2] == "bad CRC"
     fs = FakeFlash({store.NAME: bad})
     again = Rig(CFG, fs=fs)
     assert again.take()[:2] == ["* error saved state unusable (state.json bad CRC): clean start",

@@ -1,0 +1,118 @@
+"""What the App starts with at power-up: the saved table if it fits config.json, else a new
+one. A sound table that does not fit is never thrown away: it is kept aside, beside the
+state file, in a file named by its own configuration (aside_name), and the one kept aside
+for this configuration comes back in its place. Reading the file is store.py's."""
+
+from dealerbutton.rules import Table
+
+CLEAN = ": clean start"
+
+
+def aside_name(seats, rules, stakes, tournament):
+    """The file that keeps a table saved under another configuration, named by the table's
+    own: state-9seats-dead-10-20.json (seats, rules, a cash game's stakes), or
+    state-9seats-dead-tournament.json."""
+    return "state-%dseats-%s-%s.json" % (
+        seats, rules, "tournament" if tournament else "%d-%d" % (stakes[0], stakes[1]))
+
+
+def differences(app, table):
+    """How a saved table differs from the App's config.json: [(why it does not fit, what
+    config.json must say again for it)], in the order they are told."""
+    c = app.cfg
+    out = []
+    if table.seats != c["seats"]:
+        out.append(("has %d seats, config.json %d" % (table.seats, c["seats"]),
+                    "%d seats" % table.seats))
+    if table.rules != c["rules"]:
+        out.append(("plays rules %s, config.json %s" % (table.rules, c["rules"]),
+                    "rules %s" % table.rules))
+    if table.tournament != (app.tournament is not None):
+        out.append(("is a %s table, config.json %s" % (
+            "tournament" if table.tournament else "cash game",
+            "has a tournament" if app.tournament else "a cash game"),
+            "a tournament" if table.tournament else "a cash game"))
+    if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
+        out.append(("has other stakes than config.json",
+                    "stakes %d/%d" % (table.stakes[0], table.stakes[1])))
+    return out
+
+
+BAD_TABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError)
+
+
+def restore(app):
+    """The table the App starts with and the clock saved with it: (table or None for a new
+    one, clock dict or None). What was found is written as `* info` / `* error` lines:
+    the table restored, or a clean start and why; a table of another configuration kept
+    aside (where, and what brings it back); the one of this configuration taken back."""
+    st = app.store
+    d, seq, message = st.load()
+    problem = st.problem
+    clock = st.clock
+    if message.endswith(CLEAN):
+        message = message[:-len(CLEAN)]
+    table = None
+    free = d is None        # no sound table in the state file that a restore would replace
+    kept = False            # ... because it was just kept aside
+    if d is not None:
+        try:
+            table = Table.from_dict(d)
+            diff = differences(app, table)
+        except BAD_TABLE as exc:
+            table = None
+            free = problem = True
+            message = "saved table (save %d) unusable (%s)" % (seq, exc)
+        else:
+            if diff:
+                message = "saved table (save %d) %s" % (seq, diff[0][0])
+                name = aside_name(table.seats, table.rules, table.stakes, table.tournament)
+                try:
+                    st.fs.rename(st.name, name)     # atomic: the table is here or there
+                    st.seq = 0
+                    free = kept = True
+                    message += ": kept as %s (config.json back to %s resumes it)" % (
+                        name, ", ".join([x[1] for x in diff]))
+                except OSError as exc:
+                    message += ", and could not be kept aside (%s)" % exc
+                table = None
+                problem = True
+    if table is None and free:
+        table, note = take_back(app)
+        if note and (d is not None or problem):   # first what became of the state file
+            app.write(("* info " if kept or (table is not None and not problem)
+                       else "* error ") + message)
+        if table is not None:
+            clock = st.read_clock
+            problem = False
+            message = note
+        elif note:                                # one kept for this config, but unusable
+            problem = True
+            message = note
+    if table is None:
+        message += CLEAN
+    app.write(("* error " if problem else "* info ") + message)
+    return table, clock
+
+
+def take_back(app):
+    """The table kept aside for the App's configuration made the saved one again: (table,
+    "state restored ..."), (None, why it is unusable: it stays where it is), or (None, "")
+    when there is none. It is checked before the one rename that brings it back."""
+    st = app.store
+    c = app.cfg
+    name = aside_name(c["seats"], c["rules"], c["stakes"], app.tournament is not None)
+    d, seq, why = st.read(name)
+    if why == "missing":
+        return None, ""
+    if why is None:
+        try:
+            table = Table.from_dict(d)
+            if differences(app, table):
+                raise ValueError("a table of another configuration")
+            st.fs.rename(name, st.name)
+            st.seq = seq
+            return table, "state restored (save %d, from %s)" % (seq, name)
+        except BAD_TABLE + (OSError,) as exc:
+            return None, "saved table in %s unusable (%s)" % (name, exc)
+    return None, "saved state unusable (%s %s)" % (name, why)
