@@ -15,11 +15,16 @@ configuration's comes back, and a cut at every flash operation of those power-up
 the power-ups after them) loses neither table.
 """
 import copy
+import copyreg
 
 from dealerbutton.rules import Table
 from fakeflash import PowerCut
 from reliab import Device, Rand, do, make_config, random_event
 from reliabflash import TornFlash
+
+# A device is forked with copy.deepcopy: a memoryview (the ring's and the strip's views of
+# their own buffers) is made again over the copy of the buffer it views.
+copyreg.pickle(memoryview, lambda m: (memoryview, (m.obj,)))
 
 SIZES = {
     # sessions, events per session, every byte length of a torn write, saved files damaged,

@@ -179,21 +179,3 @@ def test_glue_same_on_micropython():
     assert mp.stdout == cp.stdout
 
 
-def test_refused_mode_found_in_a_module_of_its_own(monkeypatch):
-    import types
-
-    from dealerbutton import app
-
-    monkeypatch.syspath_prepend(str(WEBPAGE))
-    import webtable
-
-    assert webtable._rejected_class() is app.Rejected
-    module = types.ModuleType("dealerbutton.rejected")
-
-    class Rejected:
-        pass
-
-    module.Rejected = Rejected  # type: ignore[attr-defined]
-    monkeypatch.delattr(app, "Rejected")
-    monkeypatch.setitem(sys.modules, "dealerbutton.rejected", module)
-    assert webtable._rejected_class() is Rejected

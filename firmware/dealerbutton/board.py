@@ -1,6 +1,7 @@
 """The real board (Raspberry Pi Pico, MicroPython): pins, NeoPixel ring, watchdog, USB serial.
 
-The only module that imports machine and neopixel. run() loads /config.json (safe boot,
+The only module that imports machine and neopixel (a board without PIO: strip_pio.py drives
+the Pico's ring). run() loads /config.json (safe boot,
 the refused-config mode and the watchdog start here too), then runs the App forever: polls
 stdin without blocking, ticks the app, feeds the watchdog. While it runs every byte on the serial line is the protocol's (Ctrl-C included); the `repl` command ends
 the loop and leaves the REPL free (Ctrl-C back on, the watchdog switched off first); any
@@ -15,10 +16,9 @@ import sys
 import time
 
 import machine
-import neopixel
 
 from dealerbutton import config, store
-from dealerbutton.app import App, start_refused
+from dealerbutton.app import App
 from dealerbutton.panel import Pins
 from dealerbutton.strip import NeoPixelStrip
 
@@ -62,6 +62,7 @@ def make_strip(cfg):
         from dealerbutton.strip_pio import PioNeoPixel
         np = PioNeoPixel(cfg["pins"]["led"], cfg["leds"], len(order))
     else:
+        import neopixel
         np = neopixel.NeoPixel(machine.Pin(cfg["pins"]["led"], machine.Pin.OUT), cfg["leds"])
     return NeoPixelStrip(np, order)
 
@@ -162,6 +163,7 @@ def start():
     net = None
     if errors:   # the refused-config mode
         _write("dealerbutton: " + config.message(errors))
+        from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         pins = seat_pins(cfg)
@@ -169,9 +171,22 @@ def start():
                   now_ms=now, bank=pin_bank(cfg, pins))
         wdt = machine.WDT(timeout=WDT_MS)
         if cfg.get("network"):
-            from dealerbutton import net as network
-            net = network.start(app, cfg["network"], wdt.feed, _write, lambda: now_ms())
+            net = start_network(app, cfg["network"], wdt)
     return app, wdt, net
+
+
+def start_network(app, settings, wdt):
+    """The Net of config.json's network block, or None (said on the serial line; the table
+    runs on) on a board without Wi-Fi: a Pico, not a Pico W, does not load net.py at all
+    (6 KB of heap for code that could not run)."""
+    try:
+        import network  # noqa: F401  (a Pico W's; not a Pico's)
+    except ImportError:
+        _write("dealerbutton: network: this board has no Wi-Fi (no network module); "
+               "the table runs without it")
+        return None
+    from dealerbutton import net
+    return net.start(app, settings, wdt.feed, _write, lambda: now_ms())
 
 
 def _write(line):

@@ -26,7 +26,7 @@ import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
 from dealerbutton import config, store, strip_cp
-from dealerbutton.app import App, start_refused
+from dealerbutton.app import App
 from dealerbutton.ticks import ticks_add
 
 try:
@@ -303,6 +303,7 @@ def run(loops=None):
     wdt = None
     if errors:
         print("dealerbutton: " + config.message(errors))
+        from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         flash = FlashStore(store.OsFs(STATE_DIR))

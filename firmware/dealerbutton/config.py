@@ -230,9 +230,7 @@ def _check_network(errors, v, cfg):
     """config.json's optional "network" block (a Pico W on an MQTT broker), run by net.py,
     which is on the board only when deploy saw the block. Never printed by the `config`
     command (it holds passwords)."""
-    try:
-        from dealerbutton import net  # noqa: F401  (only whether the board has it)
-    except ImportError:
+    if not _beside("net"):
         errors.append("network: this board's firmware has no net module: deploy again "
                       "with this config.json")
         return
@@ -240,6 +238,20 @@ def _check_network(errors, v, cfg):
     errors.extend(problems)
     if not problems:
         cfg["network"] = v
+
+
+def _beside(name):
+    """Whether module `name` is beside this one (.mpy or .py), without loading it: a Pico
+    without Wi-Fi never loads net.py."""
+    import os
+    folder = __file__.rsplit("/", 1)[0]
+    for ext in (".mpy", ".py"):
+        try:
+            os.stat(folder + "/" + name + ext)
+            return True
+        except OSError:
+            pass
+    return False
 
 
 NETWORK_FIELDS = ("ssid", "wifi_password", "broker", "port", "tls", "user", "password", "room",

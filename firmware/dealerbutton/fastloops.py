@@ -1,8 +1,8 @@
 """The frame's long loops as MicroPython viper code (machine code, about a hundred times
 faster on the board than bytecode): scaling a frame to the current budget and painting a
-run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.py). Each
-has the same loop in plain Python beside its caller, used wherever this module cannot
-load: CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
+run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.py). The
+same loops in plain Python are plainloops.py's, used wherever this module cannot load:
+CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
 another CPU. The tests run both on MicroPython and compare them.
 """
 

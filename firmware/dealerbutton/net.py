@@ -354,13 +354,9 @@ def start(app, settings, feed, write, now_ms):
     """The Net of config.json's network block on the board (board.start calls it): the
     Wi-Fi, umqtt.simple's client, every line the app writes going to the Net too. feed: the
     watchdog's; write: the serial line's; now_ms: the board's clock. None (said on the
-    serial line; the table runs on) on a board without Wi-Fi or without umqtt.simple."""
-    try:
-        import network  # pyright: ignore[reportMissingImports]  (a Pico W's; not a Pico's)
-    except ImportError:
-        write("dealerbutton: network: this board has no Wi-Fi (no network module); "
-              "the table runs without it")
-        return None
+    serial line; the table runs on) without umqtt.simple. (board.start_network calls it on
+    a board with Wi-Fi only.)"""
+    import network  # pyright: ignore[reportMissingImports]  (a Pico W's; not a Pico's)
     try:
         from umqtt import simple  # pyright: ignore[reportMissingImports]  (put there by deploy)
     except ImportError:

@@ -132,42 +132,13 @@ _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
 # Two loops over many LEDs run on every frame of a 60-LED ring or of a flash over the whole
 # ring: scaling the frame down to the current budget (every byte) and painting a run of
 # LEDs. In bytecode they cost the board about 2 ms and 1 ms; MicroPython runs them as viper
-# code (fastloops.py), elsewhere these same loops in plain Python (the tests run both on
-# MicroPython, and the frames of both are held to the same bytes).
-def _scale_plain(buf, n, scale):
-    """buf[i] * scale >> 8 for the first n bytes; returns their new sum."""
-    total = 0
-    for i in range(n):
-        v = buf[i] * scale >> 8
-        buf[i] = v
-        total += v
-    return total
-
-
-def _paint_plain(out, phys, span, rgb):
-    """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
-    strip positions phys[k]; returns the change in the sum of out's bytes."""
-    r = rgb[0]
-    g = rgb[1]
-    b = rgb[2]
-    delta = 0
-    for k in range(span & 0xFFFF, span >> 16):
-        p = 3 * phys[k]
-        delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
-        out[p] = r
-        out[p + 1] = g
-        out[p + 2] = b
-    return delta
-
-
+# code (fastloops.py), elsewhere the same loops in plain Python (plainloops.py).
 try:
-    from dealerbutton.fastloops import paint as _paint_viper
-    from dealerbutton.fastloops import scale as _scale_viper
+    from dealerbutton.fastloops import paint as _paint_run
+    from dealerbutton.fastloops import scale as _scale
 except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
-    _scale_viper = None
-    _paint_viper = None
-_scale = _scale_viper or _scale_plain
-_paint_run = _paint_viper or _paint_plain
+    from dealerbutton.plainloops import paint as _paint_run
+    from dealerbutton.plainloops import scale as _scale
 
 def palette_bytes(palette=None):
     """The palette as R, G, B bytes per role in the order of ROLES: the default, overridden
@@ -257,18 +228,6 @@ class Ring:
         self._free = array("H", [0] * leds)
         self._nfree = 0
         self.set_palette(palette)
-
-    def __deepcopy__(self, memo):
-        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
-        be copied."""
-        import copy
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        for name in self.__dict__:
-            if name != "_view":
-                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
-        new._view = memoryview(new.buf)
-        return new
 
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):

@@ -5,37 +5,15 @@ tests and the emulator is capture.CaptureStrip; the CircuitPython adapter is in 
 
 Reordering 60 LEDs into the strip's colour order byte by byte took about 2 ms of the board's
 25 ms frame in bytecode: on MicroPython it runs as viper code (fastloops.py, a few
-microseconds), elsewhere as the same loop in plain Python (the tests run both on MicroPython
-and compare them).
+microseconds), elsewhere as the same loop in plain Python (plainloops.py).
 """
 
 
 
-def _reorder_plain(out, rgb, n, layout):
-    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs. layout packs where R,
-    G, B and W go among one LED's bytes (4 bits each, 15: no W) and the bytes per LED."""
-    r = layout & 15
-    g = (layout >> 4) & 15
-    b = (layout >> 8) & 15
-    w = (layout >> 12) & 15
-    bpp = layout >> 16
-    d = 0
-    s = 0
-    for _ in range(n):
-        out[d + r] = rgb[s]
-        out[d + g] = rgb[s + 1]
-        out[d + b] = rgb[s + 2]
-        if w != 15:
-            out[d + w] = 0
-        d += bpp
-        s += 3
-
-
 try:
-    from dealerbutton.fastloops import reorder as _reorder_viper
+    from dealerbutton.fastloops import reorder as _reorder
 except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
-    _reorder_viper = None
-_reorder = _reorder_viper or _reorder_plain
+    from dealerbutton.plainloops import reorder as _reorder
 
 # A frame the same as the last one is not sent again, except this often (frames): a strip
 # that caught noise on its data line is put right within about a second.
@@ -66,18 +44,6 @@ class NeoPixelStrip:
         self._last_view = memoryview(self._last)
         self._same = RESEND_EVERY  # frames since the last write (the first frame is sent)
         self.writes = 0
-
-    def __deepcopy__(self, memo):
-        """A copy (the host's tests fork devices) with its own view: a memoryview cannot
-        be copied."""
-        import copy
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        for name in self.__dict__:
-            if name != "_last_view":
-                new.__dict__[name] = copy.deepcopy(self.__dict__[name], memo)
-        new._last_view = memoryview(new._last)
-        return new
 
     def show(self, rgb_buf):
         if self._same < RESEND_EVERY and rgb_buf == self._last:

@@ -13,8 +13,9 @@ hands the serial line to the REPL).
 import sys
 
 from dealerbutton import config, store
-from dealerbutton.app import App, Rejected
+from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
+from dealerbutton.rejected import Rejected
 
 MICROPYTHON = sys.implementation.name == "micropython"
 NAME = "dealerbutton emulate"

@@ -139,14 +139,6 @@ def check(text):
     return ""
 
 
-def _rejected_class():
-    """The firmware's refused-config mode, wherever it lives."""
-    cls = getattr(appmod, "Rejected", None)
-    if cls is None:  # a firmware that keeps it in a module of its own
-        cls = __import__("dealerbutton.rejected", None, None, ("Rejected",)).Rejected
-    return cls
-
-
 class Board:
     """One power-up of the emulated board."""
 
@@ -163,7 +155,8 @@ class Board:
         self.pins = [Pin() for _ in range(cfg["seats"] + 1)]
         self.strip = Strip(cfg["leds"])
         if errors:
-            self.app = _rejected_class()(cfg, errors, self.strip, self.out.append, now_ms)
+            from dealerbutton.rejected import Rejected
+            self.app = Rejected(cfg, errors, self.strip, self.out.append, now_ms)
         else:
             self.app = appmod.App(cfg, self.strip, self.pins, self.out.append,
                                   store=Store(self.fs), rng=rng, now_ms=now_ms)

@@ -1,0 +1,50 @@
+"""The frame's long loops in plain Python: the same as fastloops.py's viper code, for where
+that cannot load (CPython, a port without viper such as CircuitPython or the browser's,
+.mpy files made for another CPU). A board with viper never imports this module. The tests
+run both on MicroPython and hold them to the same results."""
+
+
+def scale(buf, n, factor):
+    """buf[i] * factor >> 8 for the first n bytes; returns their new sum."""
+    total = 0
+    for i in range(n):
+        v = buf[i] * factor >> 8
+        buf[i] = v
+        total += v
+    return total
+
+
+def paint(out, phys, span, rgb):
+    """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
+    strip positions phys[k]; returns the change in the sum of out's bytes."""
+    r = rgb[0]
+    g = rgb[1]
+    b = rgb[2]
+    delta = 0
+    for k in range(span & 0xFFFF, span >> 16):
+        p = 3 * phys[k]
+        delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
+        out[p] = r
+        out[p + 1] = g
+        out[p + 2] = b
+    return delta
+
+
+def reorder(out, rgb, n, layout):
+    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs. layout packs where R,
+    G, B and W go among one LED's bytes (4 bits each, 15: no W) and the bytes per LED."""
+    r = layout & 15
+    g = (layout >> 4) & 15
+    b = (layout >> 8) & 15
+    w = (layout >> 12) & 15
+    bpp = layout >> 16
+    d = 0
+    s = 0
+    for _ in range(n):
+        out[d + r] = rgb[s]
+        out[d + g] = rgb[s + 1]
+        out[d + b] = rgb[s + 2]
+        if w != 15:
+            out[d + w] = 0
+        d += bpp
+        s += 3
