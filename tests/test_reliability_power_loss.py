@@ -388,19 +388,21 @@ def _alarm(signum, frame):
 
 def mutate_table(rand, d, seats):
     """A copy of to_dict() data with 1..3 numbers changed in the seats' flags, the last
-    hand's positions, its posts or the hand count: what a firmware bug or a hand-edited file
-    could leave behind a valid CRC."""
+    hand's positions, seat lists or posts, or the hand count: what a firmware bug or a
+    hand-edited file could leave behind a valid CRC."""
     d = copy.deepcopy(d)
     for _ in range(rand.between(1, 3)):
-        key = rand.pick(("f", "f", "p", "q", "h"))
+        key = rand.pick(("players", "players", "posts", "posts", "hands", "button",
+                         "small_blind", "small_blind_player", "big_blind", "travel",
+                         "dealt", "left", "passed"))
         v = d[key]
         if isinstance(v, list) and v and rand.chance(80):
             v[rand.below(len(v))] = rand.pick((0, 1, 2, 3, 4, 8, 11, seats, seats + 1,
                                                rand.below(256), rand.below(1 << 13)))
         elif isinstance(v, list):
-            v.append(rand.below(256))
+            v.append(rand.pick((0, 1, seats, seats + 1, rand.below(256))))
         else:
-            d[key] = rand.pick((0, 1, rand.between(2, 1000)))
+            d[key] = rand.pick((0, 1, seats, seats + 1, rand.between(2, 1000)))
     return d
 
 

@@ -39,18 +39,22 @@ TOURNAMENT_MOVES = ([(ev, s) for ev in ("sit", "away", "back", "leave") for s in
                        ("level", 1), ("level", 2)])
 
 
+LAST_HAND = ("button", "small_blind", "small_blind_player", "big_blind", "dealt", "left",
+             "passed", "travel")
+
+
 def norm(d):
-    return (d["h"] > 0, tuple(d["f"]), tuple(d["p"]), tuple(d["q"]), tuple(d["k"]),
-            tuple(d["l"]))
+    return (d["hands"] > 0, tuple(d["players"]), tuple(repr(d[k]) for k in LAST_HAND),
+            tuple(d["posts"]), tuple(d["level"]), tuple(d["hand_level"]))
 
 
 def same(a, b):
-    return norm(a) == norm(b) and a["h"] == b["h"]
+    return norm(a) == norm(b) and a["hands"] == b["hands"]
 
 
 def moves(d):
-    base = TOURNAMENT_MOVES if d["t"] else MOVES
-    if d["h"] == 0:
+    base = TOURNAMENT_MOVES if d["tournament"] else MOVES
+    if d["hands"] == 0:
         return base + [("deal", s) for s in range(1, SEATS + 1)]
     return base + [("deal", 0)]
 

@@ -180,7 +180,7 @@ def start_network(app, settings, wdt):
     runs on) on a board without Wi-Fi: a Pico, not a Pico W, does not load net.py at all
     (6 KB of heap for code that could not run)."""
     try:
-        import network  # noqa: F401  (a Pico W's; not a Pico's)
+        import network  # noqa: F401  # pyright: ignore[reportMissingImports]  (a Pico W's)
     except ImportError:
         _write("dealerbutton: network: this board has no Wi-Fi (no network module); "
                "the table runs without it")

@@ -37,7 +37,7 @@ UNDO_DEPTH = const(40)
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
            "_passed", "_travel")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
-FORMAT = const(2)
+FORMAT = const(3)  # the saved form (to_dict): 3 in words; 1 and 2 in tableform.py
 MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
 STATUSES = ("empty", "active", "away", "waiting")
@@ -59,6 +59,24 @@ def _check_level(sb, bb, ante, ante_kind):
             return
     raise RuleError("level %r/%r ante %r %r: blinds and ante are whole numbers up to %d,"
                     " 0 < sb <= bb, kind each or bb" % (sb, bb, ante, ante_kind, MAX_CHIPS))
+
+
+def _seats_of(mask):
+    """The seats of a mask, in order (the saved form)."""
+    return [seat for seat in range(1, 14) if mask >> seat & 1]
+
+
+def _mask_of(seats, n):
+    """A mask of a list of seats 1..n in increasing order, each once (the saved form, so a
+    file reads back as it was written); ValueError for anything else."""
+    mask = 0
+    last = 0
+    for seat in seats:
+        if type(seat) is not int or not last < seat <= n:
+            raise ValueError("seat %r out of order or range" % (seat,))
+        mask |= 1 << seat
+        last = seat
+    return mask
 
 
 def _count(seats):
@@ -412,56 +430,60 @@ class Table:
     # ---- state ---------------------------------------------------------------------------
 
     def to_dict(self):
-        """The whole table as plain JSON-compatible data (short keys, lists)."""
+        """The whole table as plain JSON-compatible data, in words: what the state file
+        keeps. `players` has a byte of flags per seat (the _EMPTY.. _PAID_BB bits above),
+        `posts` one number per posting seat of the last hand (seat * 16 + what he posts:
+        the _LIVE/_DEAD bits); the others are named for what they are."""
         return {
-            "v": FORMAT, "n": self.seats, "r": self.rules, "t": 1 if self.tournament else 0,
-            "k": list(self._level), "l": list(self._hand_level),
-            "h": self._hands, "f": list(self._players[1:]),
-            "p": [self._button, self._sb_seat, self._sb_player, self._bb, self._dealt,
-                  self._left, self._passed, self._travel],
-            "q": list(self._posts),
+            "format": FORMAT, "seats": self.seats, "rules": self.rules,
+            "tournament": self.tournament, "level": list(self._level),
+            "hand_level": list(self._hand_level), "hands": self._hands,
+            "players": list(self._players[1:]), "button": self._button,
+            "small_blind": self._sb_seat, "small_blind_player": self._sb_player,
+            "big_blind": self._bb, "dealt": _seats_of(self._dealt),
+            "left": _seats_of(self._left), "passed": _seats_of(self._passed),
+            "travel": self._travel, "posts": list(self._posts),
         }
 
     @classmethod
     def from_dict(cls, d):
         """A table from to_dict() data. Data that is incomplete, malformed or inconsistent
         (a damaged state file) raises RuleError rather than giving a table that misbehaves.
-        Format 1 (before levels and tournaments) is read as a cash game without antes."""
+        The forms of earlier firmware (one-letter keys) are read by tableform.py."""
         try:
-            version = d["v"]
-            level = d["k"]
-            if version == 1:
-                level = hand_level = level + [0, "each"]
-                tournament = 0
-            elif version == FORMAT:
-                hand_level = d["l"]
-                tournament = d["t"]
-            else:
-                raise RuleError("table data format %r is not %d" % (version, FORMAT))
-            t = cls(d["n"], d["r"], level[:2], tournament == 1)
+            if "v" in d:
+                from dealerbutton.tableform import upgrade
+                d = upgrade(d)
+            if d["format"] != FORMAT:
+                raise RuleError("table data format %r is not %d" % (d["format"], FORMAT))
+            level = d["level"]
+            hand_level = d["hand_level"]
+            tournament = d["tournament"]
+            if tournament is not True and tournament is not False:
+                raise TypeError
+            t = cls(d["seats"], d["rules"], level[:2], tournament)
             _check_level(*level)
             _check_level(*hand_level)
             t._level = tuple(level)
             t._hand_level = tuple(hand_level)
             n = t.seats
-            players = d["f"]
-            hands = d["h"]
-            last = d["p"]
-            posts = d["q"]
-            ok = (len(players) == n and type(hands) is int and hands >= 0 and len(last) == 8
-                  and len(posts) <= n and type(tournament) is int and 0 <= tournament <= 1)
+            players = d["players"]
+            hands = d["hands"]
+            last = [d["button"], d["small_blind"], d["small_blind_player"], d["big_blind"],
+                    _mask_of(d["dealt"], n), _mask_of(d["left"], n), _mask_of(d["passed"], n),
+                    d["travel"]]
+            posts = d["posts"]
+            ok = (len(players) == n and type(hands) is int and hands >= 0 and len(posts) <= n)
             for x in players:
                 ok = ok and type(x) is int and 0 <= x <= 255
             for x in last + posts:
                 ok = ok and type(x) is int and x >= 0
-        except (KeyError, TypeError, IndexError):
+        except (KeyError, TypeError, IndexError, ValueError):
             raise RuleError("table data is incomplete or malformed") from None
-        every_seat = (2 << n) - 2
         if ok and hands:
             button, sb_seat, sb_player, bb, dealt, left, passed, travel = last
             ok = (1 <= button <= n and 1 <= sb_seat <= n and sb_player <= n and 1 <= bb <= n
-                  and dealt >> bb & 1 and not (dealt | left | passed) & ~every_seat
-                  and travel <= n)
+                  and dealt >> bb & 1 and travel <= n)
         elif ok:
             # Before the first hand nobody waits (S1: whoever sits down is in) and nothing
             # was posted.

@@ -152,7 +152,7 @@ class Store:
         self.seq = 0
         self.problem = False     # the last load found something wrong (reported as an error)
         self.clock = None        # the clock the last load found beside the table
-        self.buf = bytearray(256)   # the table's JSON is written here (grows if ever short)
+        self.buf = bytearray(512)   # the table's JSON is written here (grows if ever short)
         self.read_clock = None
 
     def _payload(self, table_dict, clock_dict=None):
@@ -177,7 +177,8 @@ class Store:
         when the flash fails (the old state is then still there). Its garbage is a few small
         objects: the JSON goes into self.buf and straight from there to the file."""
         seq = self.seq + 1
-        payload = memoryview(self.buf)[:self._payload(table_dict, clock_dict)]
+        n = self._payload(table_dict, clock_dict)   # (first: it may make self.buf larger)
+        payload = memoryview(self.buf)[:n]
         head = _head(seq, payload)
         f = self.fs.open(self.tmp, "wb")
         try:

@@ -12,7 +12,7 @@ as soon as it returns; a frame sent while the last one is still going out (or wi
 300 us the LEDs need to latch it) waits for it.
 """
 
-from time import ticks_add, ticks_diff, ticks_us
+from time import ticks_add, ticks_diff, ticks_us  # pyright: ignore[reportAttributeAccessIssue]
 
 import rp2
 from machine import Pin
@@ -32,14 +32,14 @@ DREQ_PIO0_TX0 = const(0)  # the DMA pacing signal of PIO0's state machine 0's TX
              pull_thresh=8)
 def ws2812():
     # 10 cycles a bit at 8 MHz: high 2 + (5 for a 1, else low) + low 3.
-    wrap_target()  # noqa: F821 (as above)
-    label("bitloop")  # noqa: F821
-    out(x, 1).side(0)[2]  # noqa: F821
-    jmp(not_x, "do_zero").side(1)[1]  # noqa: F821
-    jmp("bitloop").side(1)[4]  # noqa: F821
-    label("do_zero")  # noqa: F821
-    nop().side(0)[4]  # noqa: F821
-    wrap()  # noqa: F821
+    wrap_target()  # noqa: F821 (as above)  # pyright: ignore[reportUndefinedVariable]
+    label("bitloop")  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    out(x, 1).side(0)[2]  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    jmp(not_x, "do_zero").side(1)[1]  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    jmp("bitloop").side(1)[4]  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    label("do_zero")  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    nop().side(0)[4]  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    wrap()  # noqa: F821  # pyright: ignore[reportUndefinedVariable]
 
 
 class PioNeoPixel:

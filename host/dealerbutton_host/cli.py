@@ -120,8 +120,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", choices=RULE_SETS + ("all",), default="all",
                    help="rule set to play, or all three one after the other (default: all)")
     s.add_argument("--seats", type=int, default=argparse.SUPPRESS,
-                   help="seats at the table, 2..12 (default: 9; the referee plays every size "
-                   "from 2 to 12 unless given)")
+                   help="seats at the table, 2..12; the referee plays every size from 2 to 12 "
+                   "unless given (default: 9)")
     s.add_argument("--referee", action="store_true",
                    help="play every event on the independent referee too (referee.py) and "
                    "check every deal against what owes said before it")

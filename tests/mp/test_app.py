@@ -337,7 +337,8 @@ def test_full_table_state_file_is_small():
     rig.send("away 3")
     rig.send("deal")
     size = len(rig.fs.files["state.json"])
-    assert size < 300, size
+    # In words now (format 3); still small enough for littlefs to keep inline (under 512 B).
+    assert size < 512, size
 
 
 def test_events_from_commands_and_flash_failure():

@@ -275,10 +275,11 @@ def test_E4_levels_and_the_tournament_flag_are_saved_and_round_trip():
     t.set_level(1000, 2000, 2000, "bb")
     d = t.to_dict()
     text = json.dumps(d)
-    assert len(text) < 300, len(text)
+    assert len(text) < 500, len(text)
     back = json.loads(text)
-    assert back == d and back["v"] == rules.FORMAT == 2 and back["t"] == 1
-    assert back["k"] == [1000, 2000, 2000, "bb"] and back["l"] == [500, 1000, 1000, "bb"]
+    assert back == d and back["format"] == rules.FORMAT == 3 and back["tournament"] is True
+    assert back["level"] == [1000, 2000, 2000, "bb"]
+    assert back["hand_level"] == [500, 1000, 1000, "bb"]
     copy = Table.from_dict(back)
     assert copy.tournament and copy.level == t.level and state_key(copy) == state_key(t)
     assert describe(copy.hand) == describe(t.hand) and not copy.can_undo()
@@ -293,26 +294,42 @@ def test_E4_a_format_1_table_is_read_as_a_cash_game_without_antes():
     assert (t.tournament, t.level, t.hand.level) == (False, (10, 20, 0, "each"),
                                                     (10, 20, 0, "each"))
     assert t.hand.posts == {2: (10, 0), 3: (20, 0)} and t.status(4) == "away"
-    assert t.to_dict()["v"] == 2
+    assert t.to_dict()["format"] == 3
     assert describe(Table.from_dict(t.to_dict()).deal()) == describe(t.deal())
+
+
+def test_E4_a_format_2_table_is_read_as_it_was_saved():
+    # What the firmware before format 3 wrote (one-letter keys): the same table in words.
+    d = {"v": 2, "n": 5, "r": "moving", "t": 1, "k": [25, 50, 5, "bb"],
+         "l": [25, 50, 5, "bb"], "h": 1, "f": [1, 1, 1, 2, 0],
+         "p": [1, 2, 2, 3, 14, 0, 14, 0], "q": [36, 56]}
+    t = Table.from_dict(d)
+    words = t.to_dict()
+    assert words["format"] == 3 and words["tournament"] is True and words["seats"] == 5
+    assert (words["button"], words["small_blind"], words["big_blind"]) == (1, 2, 3)
+    assert words["dealt"] == [1, 2, 3] and words["passed"] == [1, 2, 3]
+    assert describe(Table.from_dict(words).deal()) == describe(t.deal())
 
 
 def test_E4_bad_levels_or_flags_in_saved_data_are_refused():
     good = tournament().to_dict()
     bad = []
-    for k, v in (("t", 2), ("t", True), ("t", "1"), ("k", [10, 20]), ("k", [20, 10, 0, "each"]),
-                 ("k", [10, 20, -1, "each"]), ("k", [10, 20, 0, "x"]), ("l", [10, 20, 0]),
-                 ("l", [0, 20, 0, "bb"]), ("l", None), ("v", 3)):
+    for k, v in (("tournament", 2), ("tournament", 1), ("tournament", "1"),
+                 ("level", [10, 20]), ("level", [20, 10, 0, "each"]),
+                 ("level", [10, 20, -1, "each"]), ("level", [10, 20, 0, "x"]),
+                 ("hand_level", [10, 20, 0]), ("hand_level", [0, 20, 0, "bb"]),
+                 ("hand_level", None), ("format", 2), ("format", 4), ("dealt", [0]),
+                 ("dealt", [1, 99]), ("passed", "1"), ("left", [None])):
         d = dict(good)
         d[k] = v
         bad.append(d)
-    for k in ("t", "l"):
+    for k in ("tournament", "hand_level", "format", "dealt"):
         d = dict(good)
         del d[k]
         bad.append(d)
-    old = dict(good)
-    old["v"] = 1  # format 1 had two stakes only
-    bad.append(old)
+    old = {"v": 2, "n": 5, "r": "dead", "t": 2, "k": [10, 20, 0, "each"],
+           "l": [10, 20, 0, "each"], "h": 0, "f": [0] * 5, "p": [0] * 8, "q": []}
+    bad.append(old)   # format 2 with a tournament flag of 2
     refuses_every_table_data(bad)
 
 

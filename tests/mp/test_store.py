@@ -251,5 +251,50 @@ def test_os_fs_real_files():
     os.rmdir(root)
 
 
+def test_a_table_bigger_than_the_buffer_is_saved_whole():
+    # The JSON is written into Store.buf, made larger when it is short: the file must hold
+    # all of it, not the first buffer's worth.
+    big = {"players": list(range(400)), "name": "x" * 300}
+    fs = FakeFlash()
+    s = store.Store(fs)
+    size = s.save(big)
+    assert size == len(fs.files["state.json"]) and size > 1500
+    assert store.Store(fs).load()[0] == big
+
+
+def _data_folder():
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    return here + "/../data/format2"
+
+
+def test_tables_saved_by_the_firmware_before_format_3_come_back():
+    # State files the firmware wrote before the saved form had words (format 2: one-letter
+    # keys), and what each table was then (statuses, owes, choices, the next hand).
+    import json
+
+    from dealerbutton.rules import Table
+    folder = _data_folder()
+    with open(folder + "/expected.json") as f:
+        expected = json.load(f)
+    for name in sorted(expected):
+        want = expected[name]
+        st = store.Store(store.OsFs(folder), name=name)
+        d, seq, message = st.load()
+        assert message == "state restored (save %d)" % want["seq"], message
+        assert d["v"] == 2
+        t = Table.from_dict(d)
+        assert t.hands == want["hands"]
+        seats = [[t.status(s), list(t.owes(s)), t.choice(s)] for s in range(1, t.seats + 1)]
+        assert seats == want["seats"], (name, seats)
+        # Saved again: in words, and the same table.
+        words = t.to_dict()
+        assert words["format"] == 3 and sorted(words)[:3] == ["big_blind", "button", "dealt"]
+        again = Table.from_dict(json.loads(store.dumps(words)))
+        h = t.deal()
+        h2 = again.deal()
+        assert [h.button, h.sb, h.bb, list(h.dealt)] == want["next_hand"], name
+        assert [h2.button, h2.sb, h2.bb, list(h2.dealt)] == want["next_hand"], name
+
+
 if __name__ == "__main__":
     mptest.run_all(globals())

@@ -201,7 +201,7 @@ def test_the_clock_and_the_table_share_one_checked_save():
     data = rig.fs.files[store.NAME]
     assert data.endswith(b',"clock":{"entry":1,"ms_left":1200000}}'), data
     d, seq, problem = store.parse(data)
-    assert problem is None and d["t"] == 1
+    assert problem is None and d["tournament"] is True
     bad = data.replace(b'"entry":1', b'"entry":2')    # the CRC covers the clock too
     assert store.parse(bad)[2] == "bad CRC"
     fs = FakeFlash({store.NAME: bad})
