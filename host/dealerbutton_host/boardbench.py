@@ -256,8 +256,10 @@ class RingView:
                 for i in self.arc(seat)]
 
     def shows_flash(self, frame_leds: List[str], seat: int, colour: List[str]) -> bool:
+        """Whether a decoded frame shows colour on seat's arc (a frame cut short by the
+        decoder, fewer LEDs than the ring, shows nothing)."""
         arc = self.arc(seat)
-        return [frame_leds[i] for i in arc] == colour
+        return len(frame_leds) > max(arc) and [frame_leds[i] for i in arc] == colour
 
 
 def gpio_of(cfg: Dict[str, Any], seat: int) -> int:
@@ -276,7 +278,7 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
     board.wait_until(up + 400 * NS_PER_MS)
     frames = board.frames(since=first - 1)
     before = [f for f in frames if f["endNs"] and f["endNs"] < down]
-    if before and [before[-1]["leds"][i] for i in view.arc(seat)] == colour:
+    if before and view.shows_flash(before[-1]["leds"], seat, colour):
         colour = ["000000"] * len(colour)   # an arc all white already flashes dark
     r: Dict[str, Any] = {"seat": seat, "hold_ms": hold_ms, "release_ms": None}
     for f in frames:
