@@ -45,12 +45,12 @@ else:
 SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board.py, each module after the ones it imports (config.py
-# is loaded at power-up and forgotten once the config is checked: see board.load_config).
+# What main.py brings in through board.py, each module after the ones it imports.
 IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons", "dealerbutton.ring",
-                "dealerbutton.strip", "dealerbutton.rules",
-                "dealerbutton.protocol", "dealerbutton.store", "dealerbutton.app",
-                "dealerbutton.board")
+                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
+                "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
+                "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",
+                "dealerbutton.store", "dealerbutton.app", "dealerbutton.board")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
 FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
@@ -469,7 +469,7 @@ def bench_presses(app, presses, pool, out):
         seat = rng.below(SEATS + 3)
         if seat > SEATS:
             seat = 0  # the next-hand button: deal
-        pin = app.pins[seat]
+        pin = app.panel.pins[seat]
         decided = False
         for step in range(60):
             if step == 0:
@@ -589,8 +589,7 @@ def bench_state(out):
     st.seq = events - 1
     size = st.save(t.to_dict())
     data = fs.files[store.NAME]
-    from dealerbutton import storeread
-    d, seq, problem = storeread.parse(data)
+    d, seq, problem = store.parse(data)
     ok = problem is None and seq == events and d is not None
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
@@ -611,13 +610,9 @@ def bench_state(out):
 
 
 def checked_config(d):
-    """config.validate(d) as the board's power-up does it: config.py forgotten after."""
-    from dealerbutton import config, forget
-    try:
-        return config.validate(d)
-    finally:
-        forget("config")
-        gc.collect()
+    """config.validate(d) as the board's power-up does it (config.py stays loaded)."""
+    from dealerbutton import config
+    return config.validate(d)
 
 
 def make_app(cls, now_ms=1000, extra=None):
