@@ -1,10 +1,11 @@
 """The device side of the benchmark: times and weighs the firmware on the runtime running it.
 
-Runs under the `micropython` unix port (the figures that matter) and under CPython (the
-reference column); dealerbutton_host.bench starts it and reads the one JSON object it prints
-on stdout. Progress goes to stderr.
+Runs under the `micropython` unix port (time and heap per call, heap in use) and under
+CPython (the reference times); dealerbutton_host.bench starts it and reads the one JSON object
+it prints on stdout. Progress goes to stderr. The board's own figures are not measured here:
+`dealerbutton bench --board` measures them on the emulated Pico.
 
-    MICROPYPATH=firmware:host/dealerbutton_host micropython bench_device.py [--quick] [--heap-only]
+    MICROPYPATH=firmware micropython host/dealerbutton_host/bench_device.py [--quick] [--heap-only]
     PYTHONPATH=firmware python host/dealerbutton_host/bench_device.py [--quick]
 
 Time: time.ticks_us/ticks_diff on MicroPython, perf_counter_ns on CPython, around one call.
@@ -43,22 +44,13 @@ else:
 
 SEATS = 12
 LEDS = 60
-# How much slower MicroPython's rp2 port (RP2040 at 125 MHz) ran the same code than the unix
-# port, measured side by side: a frame 125x, deal() 119x, the idle tick 91x, gc.collect()
-# 64x. The board's time of a figure is estimated as its unix-port time times one of these.
-RATIOS = {"frame": 125, "deal": 119, "idle_tick": 91, "gc": 64}
-# The renderer of those measurements (ring_reference.py) took this long per frame of
-# bench_frames on the rp2 port (median): timing it here says how fast this host is.
-REFERENCE_RENDER_RP2_US = 25100
-LOOP_IDLE_MS = 10000  # the modelled board loop: this long idle, then the presses
-LOOP_PRESSES = 40
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board.py, each module after the ones it imports (config.py
-# is loaded at power-up and forgotten once the config is checked: see board.load_config).
+# What main.py brings in through board.py, each module after the ones it imports.
 IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons", "dealerbutton.ring",
-                "dealerbutton.strip", "dealerbutton.rules",
-                "dealerbutton.protocol", "dealerbutton.store", "dealerbutton.app",
-                "dealerbutton.board")
+                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
+                "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
+                "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",
+                "dealerbutton.store", "dealerbutton.app", "dealerbutton.board")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
 FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
@@ -259,10 +251,7 @@ def sample_pool(counts):
                       ("press_b", presses), ("idle_t", IDLE_SAMPLES), ("idle_b", IDLE_SAMPLES),
                       ("save_t", max(10, presses // 4)), ("save_b", max(10, presses // 4)),
                       ("gc_t", counts["collects"]), ("f24", min(frames, 1000)),
-                      ("ref_t", min(frames, 1000)), ("clk_t", min(frames, 1000)),
-                      ("clk_b", min(frames, 1000)),
-                      ("loop_gap", LOOP_IDLE_MS // 20), ("loop_lat_seat", LOOP_PRESSES),
-                      ("loop_lat_next", LOOP_PRESSES)):
+                      ("clk_t", min(frames, 1000)), ("clk_b", min(frames, 1000))):
         pool[name] = Samples(cap)
     return pool
 
@@ -418,15 +407,10 @@ def play(app, rng, hands):
 def bench_frames(app, frames, pool, out):
     """app.frame(now): ring.render (60 LEDs, 12 seats) and the copy into the NeoPixel buffer;
     the table changes, presses flash and the draw chase runs now and then, between frames."""
-    import ring_reference  # pyright: ignore[reportMissingImports]  (this script's own folder)
     from dealerbutton import ring as ringmod
     progress("rendered frames, %d" % frames)
     rng = Rng(777)
     ring = app.ring
-    # The renderer the rp2 ratios were measured with, on the same marks, modes and flashes.
-    ref = ring_reference.Ring(ring.leds, ring.seats, offset=ring.offset, reverse=ring.reverse,
-                              brightness=ring.brightness, budget_ma=ring.budget_ma)
-    ref_t = pool["ref_t"]
     now = app.now
     ft = pool["ft"]
     fb = pool["fb"]
@@ -440,15 +424,11 @@ def bench_frames(app, frames, pool, out):
         if i % 50 == 0 and present(app.table) >= 2:
             app.run("deal", None, None)
         if i % 40 == 0:  # a press a second: a quarter of the frames carry its flash
-            seat = rng.below(SEATS + 1)
-            ok = rng.below(4) > 0
-            ring.flash(seat, ok, now)
-            ref.flash(seat, ok, now)
+            ring.flash(rng.below(SEATS + 1), rng.below(4) > 0, now)
         if i % 200 == 150:
             ring.mode = ringmod.DRAW
         elif i % 200 == 170:
             ring.mode = ringmod.NORMAL
-        ref.mode = ring.mode
         collect()
         gc.disable()
         a = mem_alloc()
@@ -465,19 +445,8 @@ def bench_frames(app, frames, pool, out):
         t1 = now_us()
         gc.enable()
         rt.add(elapsed_us(t0, t1))
-        for s in range(SEATS + 1):
-            ref.marks[s] = ring.marks[s]
-        gc.disable()
-        t0 = now_us()
-        ref.render(now)
-        t1 = now_us()
-        gc.enable()
-        ref_t.add(elapsed_us(t0, t1))
-        if ref.buf != ring.buf:
-            raise SystemExit("bench: the reference renderer drew another frame")
     ring.mode = ringmod.NORMAL
-    out["frame"] = {"time": time_stats(ft), "heap": heap_stats(fb), "render": time_stats(rt),
-                    "reference_render": time_stats(ref_t)}
+    out["frame"] = {"time": time_stats(ft), "heap": heap_stats(fb), "render": time_stats(rt)}
 
 
 def bench_presses(app, presses, pool, out):
@@ -500,7 +469,7 @@ def bench_presses(app, presses, pool, out):
         seat = rng.below(SEATS + 3)
         if seat > SEATS:
             seat = 0  # the next-hand button: deal
-        pin = app.pins[seat]
+        pin = app.panel.pins[seat]
         decided = False
         for step in range(60):
             if step == 0:
@@ -620,8 +589,7 @@ def bench_state(out):
     st.seq = events - 1
     size = st.save(t.to_dict())
     data = fs.files[store.NAME]
-    from dealerbutton import storeread
-    d, seq, problem = storeread.parse(data)
+    d, seq, problem = store.parse(data)
     ok = problem is None and seq == events and d is not None
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
@@ -642,13 +610,9 @@ def bench_state(out):
 
 
 def checked_config(d):
-    """config.validate(d) as the board's power-up does it: config.py forgotten after."""
-    from dealerbutton import config, forget
-    try:
-        return config.validate(d)
-    finally:
-        forget("config")
-        gc.collect()
+    """config.validate(d) as the board's power-up does it (config.py stays loaded)."""
+    from dealerbutton import config
+    return config.validate(d)
 
 
 def make_app(cls, now_ms=1000, extra=None):
@@ -676,20 +640,13 @@ def default_app(fields=None):
     from dealerbutton import board, store
     from dealerbutton.app import App
 
-    class BenchApp(App):
-        presses = 0
-
-        def press(self, seat, long, defer_save=False):
-            self.presses += 1
-            return App.press(self, seat, long, defer_save)
-
     gc.collect()
     cfg, errors = checked_config(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     pins = board.seat_pins(cfg)
-    app = BenchApp(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
-                   now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
+    app = App(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
+              now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
         app.run("sit", s, None)
     app.run("deal", 1, None)
@@ -764,99 +721,6 @@ def bench_clock_frames(frames, pool, out):
                           "signal_at_end": app.ring.clock}
 
 
-def bench_loop(pool, out, speed=1.0, key="loop"):
-    """The board's loop (board.run: tick, then sleep what it returns or LOOP_MS) on a
-    modelled clock: each
-    tick's measured time times the rp2 ratio (a tick that shows a frame: the frame's 125x,
-    any other: the idle tick's 91x) plus the sleep is what the clock advances by. Gives the
-    frame interval and the share of the CPU the idle loop takes on the board, then the time
-    from the release of a button (at a random moment between two loop turns) to the end of
-    the frame that shows the press. The default ring; board.run's stdin poll and watchdog
-    feed (C calls) are left out. speed: this host's speed against the one the ratios were
-    measured on (1.0: take the ratios as they are)."""
-    from dealerbutton import board
-    progress("the board's loop on a modelled clock (%d ms idle, %d presses)"
-             % (LOOP_IDLE_MS, 2 * LOOP_PRESSES))
-    app = default_app()
-    strip = StampStrip(app.strip)
-    app.strip = strip  # type: ignore[assignment]
-    loop_us = board.LOOP_MS * 1000
-    state = {"v": app.now * 1000, "busy": 0, "last": -1}
-    gaps = pool["loop_gap"]
-
-    def turn():
-        """One loop turn at the modelled time; returns the modelled end of its frame (or
-        -1: no frame)."""
-        v = state["v"]
-        shows = strip.shows
-        if HEAP and gc.mem_free() < 64 * 1024:  # type: ignore[attr-defined]
-            gc.collect()  # outside the timed tick (the app's garbage: saves, events)
-        gc.disable()
-        t0 = now_us()
-        pause = app.tick(v // 1000)
-        t1 = now_us()
-        gc.enable()
-        shown = -1
-        if strip.shows != shows:
-            cost = int(elapsed_us(t0, t1) * RATIOS["frame"] * speed)
-            shown = v + int(elapsed_us(t0, strip.at) * RATIOS["frame"] * speed)
-        else:
-            cost = int(elapsed_us(t0, t1) * RATIOS["idle_tick"] * speed)
-        state["busy"] += cost
-        state["v"] = v + cost + (pause * 1000 if pause else loop_us)  # as board.run sleeps
-        return shown
-
-    start = state["v"]
-    first = last = -1
-    while state["v"] - start < LOOP_IDLE_MS * 1000:
-        shown = turn()
-        if shown >= 0:
-            if last >= 0:
-                gaps.add(shown - last)
-            else:
-                first = shown
-            last = shown
-    mean_gap = (last - first) // gaps.n if gaps.n else 0
-    idle_share = state["busy"] * 1000 // (state["v"] - start)  # per mille
-    rng = Rng(8)
-    lost = 0
-    for n in range(2 * LOOP_PRESSES):
-        seat = 0 if n % 2 else (1, 2, 4, 5, 7, 8)[rng.below(6)]
-        pin = app.pins[seat]
-        press_at = state["v"] + rng.below(loop_us)
-        release_at = press_at + 250000  # a deliberate press (taps: see buttons.py)
-        while state["v"] < press_at:
-            turn()
-        pin.level = 0
-        while state["v"] < release_at:
-            turn()
-        pin.level = 1  # the contact opened at release_at, between two turns
-        before = app.presses
-        shown = -1
-        for _ in range(200):
-            shown = turn()
-            if app.presses != before:
-                break
-        if app.presses == before or shown < 0:
-            # A stall of this host (times the ratio) hid the press from the loop: not a
-            # figure of the firmware.
-            lost += 1
-        else:
-            (pool["loop_lat_next"] if seat == 0 else pool["loop_lat_seat"]).add(
-                shown - release_at)
-        for _ in range(100):  # let the flash end and the save happen
-            turn()
-        if seat == 0 and app.ring.mode != 0:
-            app.ring.mode = 0
-    out[key] = {"speed": speed, "frame_gap": time_stats(gaps), "mean_gap_us": mean_gap,
-                   "idle_per_mille": idle_share,
-                   "press_seat": time_stats(pool["loop_lat_seat"]),
-                   "press_next": time_stats(pool["loop_lat_next"]),
-                   "loop_ms": board.LOOP_MS, "ratios": RATIOS,
-                   "release_ms": app.buttons[0].release_ms, "presses_lost": lost, "leds": app.ring.leds,
-                   "buttons": len(app.buttons)}
-
-
 def bench_heap(out):
     """Heap in use: importing the whole application (board.py and all it imports, as main.py
     does), then the App of board.run() with 12 seats, a 60-LED ring, 12 players and the first
@@ -894,8 +758,7 @@ def bench_heap(out):
         out["heap_in_use"] = None
 
 
-# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block;
-# heap32.mjs builds the same tables on the 32-bit WebAssembly port.
+# A tournament's schedule (config.json's "tournament" block) and a Pico W's "network" block.
 TOURNAMENT = {"ante_kind": "bb", "levels": [
     {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
     {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 15}]}
@@ -904,7 +767,7 @@ NETWORK = {"ssid": "club", "wifi_password": "secret", "broker": "192.168.1.10",
 
 
 class NoClient:
-    """umqtt.simple's client, never made: the modelled Wi-Fi stays down."""
+    """umqtt.simple's client, never made: the stand-in Wi-Fi stays down."""
 
     def __init__(self, client_id):
         raise OSError("no broker in the bench")
@@ -993,16 +856,6 @@ def main(argv):
         gc.collect()
         bench_default_frames(counts["frames"], pool, out)
         bench_clock_frames(counts["frames"], pool, out)
-        if MICROPYTHON:  # the rp2 ratios are against the unix port: the model is its own
-            bench_loop(pool, out)
-            # Again, with the ratios scaled to this host's speed (the old renderer's time
-            # here against its time where the ratios were measured).
-            ref = out["frame"]["reference_render"]["median_us"]
-            speed = REFERENCE_RENDER_RP2_US / RATIOS["frame"] / ref if ref else 1.0
-            fresh = {"loop_gap": Samples(LOOP_IDLE_MS // 20),
-                     "loop_lat_seat": Samples(LOOP_PRESSES),
-                     "loop_lat_next": Samples(LOOP_PRESSES)}
-            bench_loop(fresh, out, speed, "loop_calibrated")
         bench_rules(counts["hands"], pool, out)
         bench_state(out)
     import json

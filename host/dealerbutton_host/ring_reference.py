@@ -1,8 +1,6 @@
 """The LED ring renderer as it was when it drew every LED of every frame, kept as it was
-(only this docstring is new), never sent to a board. Two uses: tests/mp/test_ring.py holds
-the incremental renderer (dealerbutton.ring) to its frames byte for byte, and the benchmark
-times it to learn how fast this host is: the rp2 ratios were measured with this code, whose
-render took 25.1 ms (median) on the rp2 port in the benchmark's frame workload.
+(only this docstring is new), never sent to a board: tests/mp/test_ring.py holds the
+incremental renderer (dealerbutton.ring) to its frames byte for byte.
 
 LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
 

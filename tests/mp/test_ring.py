@@ -20,7 +20,7 @@ from dealerbutton.ring import (
 from dealerbutton.ticks import TICKS_MAX
 from test_buttons import Lcg
 
-# The renderer as it drew every LED of every frame (the benchmark times it too).
+# The renderer as it drew every LED of every frame.
 sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host")
 
 OFF = "000000"
