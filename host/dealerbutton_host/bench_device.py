@@ -594,14 +594,17 @@ def bench_state(out):
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
     # The widest file: a million hands, ten million saves, the biggest stakes config.json
-    # takes, every seat byte and post code at three digits, every seat mask at four.
+    # takes, every seat flag byte and post code at three digits, every seat in every seat list.
     d = t.to_dict()
-    d["h"] = 999999
-    d["k"] = [1000000, 1000000]
-    d["r"] = "moving"
-    d["f"] = [255] * SEATS
-    d["p"] = [SEATS, SEATS, SEATS, SEATS, 8190, 8190, 8190, SEATS]
-    d["q"] = [202] * SEATS
+    d["hands"] = 999999
+    d["level"] = d["hand_level"] = [1000000, 1000000, 1000000, "each"]
+    d["tournament"] = True
+    d["rules"] = "moving"
+    d["players"] = [255] * SEATS
+    d["button"] = d["small_blind"] = d["small_blind_player"] = d["big_blind"] = SEATS
+    d["dealt"] = d["left"] = d["passed"] = list(range(1, SEATS + 1))
+    d["travel"] = SEATS
+    d["posts"] = [SEATS * 16 + 3] * SEATS
     head, payload = st.encode(d, 9999999)
     worst = len(head) + len(payload) + 1 - len(("%d" % store.checksum(1, 9999999, payload)))
     worst += 10  # the CRC at its widest, 10 digits
