@@ -138,7 +138,7 @@ class App:
         self.save_due = False
         # What the loop writes exists from the start (their meaning is with their defaults
         # under "the loop"), so that no tick grows the App's attribute table: 0 bytes a tick.
-        self.busy = -1
+        self.busy = (1 << (seats + 1)) - 1   # every button, until seen at rest
         self.quick = 0
         self.next_frame = 0
         self.report_due = False
