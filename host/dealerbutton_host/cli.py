@@ -61,10 +61,16 @@ def parser() -> argparse.ArgumentParser:
                    help="folder of the saved table (default: a per-user data folder)")
 
     d = sub.add_parser("deploy", help="compile the firmware and copy what changed to a board",
-                       description="Compile firmware/dealerbutton/*.py to .mpy (mpy-cross "
-                       "-march=armv6m), copy those that changed plus main.py and the config "
-                       "to the board with mpremote, then reset it.")
-    d.add_argument("--port", help="serial port of the board (default: the first USB one)")
+                       description="MicroPython: compile firmware/dealerbutton/*.py to .mpy "
+                       "(mpy-cross -march=armv6m), copy those that changed plus main.py and "
+                       "the config to the board with mpremote, then reset it. CircuitPython "
+                       "(--drive): copy what changed onto the mounted CIRCUITPY drive.")
+    where = d.add_mutually_exclusive_group()
+    where.add_argument("--port", help="MicroPython: serial port of the board (default: the "
+                       "first USB one)")
+    where.add_argument("--drive", metavar="PATH",
+                       help="CircuitPython: the mounted CIRCUITPY drive (e.g. "
+                       "/media/$USER/CIRCUITPY), or a folder to write the drive's files into")
     d.add_argument("--dry-run", action="store_true", help="list what would be done")
     d.add_argument("--config", metavar="FILE",
                    help="config.json to install (default: firmware/config.json)")
@@ -158,6 +164,7 @@ def parser() -> argparse.ArgumentParser:
 
     add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
+    p.deploy = d  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p
 
@@ -177,6 +184,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "emulate":
             return emulate(args)
         if args.command == "deploy":
+            if args.drive:
+                if args.target != "/" or args.no_reset:
+                    p.deploy.error("--%s is for a MicroPython board (--port), not --drive"  # type: ignore[attr-defined]
+                                   % ("target" if args.target != "/" else "no-reset"))
+                from .drive import deploy_drive
+
+                return deploy_drive(args.drive, dry_run=args.dry_run, config=args.config,
+                                    out=_say)
             from .deploy import deploy
 
             return deploy(port=args.port, dry_run=args.dry_run, config=args.config,
