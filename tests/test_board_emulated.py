@@ -133,7 +133,13 @@ def test_deploy_boots_the_app_and_the_protocol_answers_lines_ended_by_cr(table):
 
 
 def test_a_game_started_with_the_buttons_alone(table):
-    t = table
+    buttons_alone(table)
+
+
+def buttons_alone(t):
+    """From a new table, with the buttons only: four players sit, the next-hand button
+    starts the draw for the button, a seat press gives it to seat 3, the next hand moves
+    it on."""
     undone = 0
     while json.loads(t.call("state"))["hands"] or undone == 0:   # back to a new table
         t.call("undo")

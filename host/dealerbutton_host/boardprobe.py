@@ -1,19 +1,32 @@
 # pyright: reportAttributeAccessIssue=false
 # Runs on the board, at its REPL (boardbench.py sends it through the raw REPL once the app
-# has handed the serial line over): the App built as board.run() builds it, on the table the
-# bench left in /state.json. Times a frame, an idle loop turn, deal() and a seat event with
-# time.ticks_us, weighs each with gc.mem_alloc (collector off), times a save to the flash.
-# Prints one JSON line.
+# has handed the serial line over): the App built as board.run() (MicroPython) or
+# board_cp.run() (CircuitPython) builds it, on the table the bench left in /state.json.
+# Times a frame, an idle loop turn, deal() and a seat event, weighs each with gc.mem_alloc
+# (collector off), times a save to the flash. Prints one JSON line.
 import gc
 import json
 import time
 from array import array
 
-from dealerbutton import board, store
+from dealerbutton import store
 from dealerbutton.app import App
 
-us = time.ticks_us
-diff = time.ticks_diff
+try:
+    from dealerbutton import board
+    us = time.ticks_us
+    diff = time.ticks_diff
+    ms = time.ticks_ms
+except ImportError:   # CircuitPython: board_cp, and no ticks_us
+    from dealerbutton import board_cp as board
+
+    def us():
+        return time.monotonic_ns() // 1000
+
+    def diff(a, b):
+        return a - b
+
+    ms = board.clock()
 
 
 def summary(a):
@@ -28,10 +41,12 @@ def quiet(line):
 
 cfg, errors = board.load_config()
 pins = board.seat_pins(cfg)
+bank = board.pin_bank(cfg, pins) if hasattr(board, "pin_bank") else board.Bank(pins)
 app = App(cfg, board.make_strip(cfg), pins, quiet, store.Store(store.OsFs("/")),
-          now_ms=time.ticks_ms(), bank=board.pin_bank(cfg, pins))
+          now_ms=ms(), bank=bank)
+app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
 now = app.now
-out = {"leds": cfg["leds"], "seats": cfg["seats"]}
+out = {"leds": cfg["leds"], "seats": cfg["seats"], "frame_ms": app.frame_ms}
 
 clock = [now]
 

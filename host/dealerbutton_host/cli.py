@@ -159,6 +159,10 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true",
                    help="with --board: 20 hands a setup instead of 200, one round of presses")
     b.add_argument("--json", metavar="FILE", help="with --board: the figures as JSON, to FILE")
+    b.add_argument("--runtime", choices=("micropython", "circuitpython", "both"),
+                   help="with --board: the Pico's MicroPython 1.28 (the default), "
+                   "CircuitPython 10.2.1 (the drive written by deploy --drive), or both, "
+                   "a column each")
 
     from .mqttcli import add_parsers as add_mqtt_parsers
 
@@ -203,13 +207,15 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return clock_main(_monitor_port(args))
         if args.command == "bench":
-            board_only = [o for o in ("kit", "profile", "quick", "json") if getattr(args, o)]
+            board_only = [o for o in ("kit", "profile", "quick", "json", "runtime")
+                          if getattr(args, o)]
             if board_only and not args.board:
                 p.bench.error("--%s needs --board" % board_only[0])  # type: ignore[attr-defined]
             if args.board:
                 from .boardbench import main as board_main
 
-                return board_main(args.kit, args.json, args.quick, args.profile)
+                return board_main(args.kit, args.json, args.quick, args.profile,
+                                  runtime=args.runtime)
             if args.port:
                 from .boardstats import main as stats_main
 

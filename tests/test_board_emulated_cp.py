@@ -1,0 +1,272 @@
+"""The firmware on CircuitPython 10.2.1's own Pico firmware in the emulated Pico (the rp2sim
+kit, as in test_board_emulated.py): the CIRCUITPY drive holds what `dealerbutton deploy
+--drive` wrote into a folder, made into a drive image by the kit's tools/fatimg.py; boot.py
+and code.py run from it as on a board. The table is driven through the USB serial console
+(a pty), the buttons and the ring (the kit's control port), in emulated time.
+
+CircuitPython compiles the firmware's .py files at every start: about 7 s of the board's
+time, a minute or two here, so these tests boot as few boards as they can.
+
+Without the kit (or node, npm, socat, fatfs-ng) these tests are skipped, saying what is
+missing; under CI (CI=true) they fail instead."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dealerbutton_host.boardbench import RingView, Setup, Table, press
+from dealerbutton_host.rp2sim import KitMissing
+from test_board_emulated import QUIET, buttons_alone, the_kit
+
+BIN = Path(sys.executable).parent
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+
+
+@pytest.fixture(scope="module")
+def kit():
+    kit = the_kit()
+    try:
+        import fatfs  # noqa: F401  (the kit's fatimg.py)
+    except ImportError:
+        exc = KitMissing("the CIRCUITPY image needs fatfs-ng (pip install -e '.[test]')")
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI: %s" % exc)
+        pytest.skip(str(exc))
+    return kit
+
+
+@pytest.fixture(scope="module")
+def cp(kit):
+    """A CircuitPython board with the shipped config.json (9 seats, 24 LEDs): the drive
+    written by deploy --drive, the app running."""
+    t = Table(kit, Setup("cp", "cp", {}), QUIET, runtime="circuitpython")
+    t.start()
+    yield t
+    t.close()
+
+
+@pytest.fixture(scope="module")
+def mp(kit):
+    """The same table on MicroPython (deployed with the MicroPython deploy)."""
+    t = Table(kit, Setup("mp", "mp", {}), QUIET)
+    t.start()
+    yield t
+    t.close()
+
+
+def drive_files(kit, board, tmp_path):
+    """The CIRCUITPY drive as the board left it: {path: bytes}, read with fatimg.py."""
+    image = tmp_path / "drive.img"
+    board.savefs(str(image))
+    out = tmp_path / "drive"
+    subprocess.run([sys.executable, "tools/fatimg.py", "extract", str(image), str(out)],
+                   cwd=kit.scratch, check=True, capture_output=True)
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_deploy_writes_the_drive_and_the_board_runs_boot_py_and_code_py(kit, cp, tmp_path):
+    drive = cp.tmp / "CIRCUITPY"
+    names = sorted(str(p.relative_to(drive)) for p in drive.rglob("*") if p.is_file())
+    assert names[:4] == ["boot.py", "code.py", "config.json", "dealerbutton/__init__.py"]
+    assert "lib/neopixel.py" in names and "dealerbutton/board_cp.py" in names
+    assert "dealerbutton/board.py" not in names and "dealerbutton/fastloops.py" not in names
+    assert cp.figures["deploy_again_s"] >= 0
+    # code.py runs the app: it answers on the serial console.
+    assert cp.client.send("ping", end=b"\r").line == "ok pong"
+    # boot.py made the drive the board's: the table is saved on it.
+    cp.call("sit 1")
+    cp.board.run_for(1500)
+    files = drive_files(kit, cp.board, tmp_path)
+    assert files["boot_out.txt"].startswith(b"Adafruit CircuitPython 10.2.1"), files["boot_out.txt"]
+    assert files["state.json"].startswith(b'{"v":1,"seq":')
+    for name in names:   # what deploy wrote is what the board has
+        assert files[name] == (drive / name).read_bytes(), name
+    cp.call("leave 1")
+
+
+def test_protocol_round_trips_over_the_serial_console(cp):
+    t = cp
+    assert t.client.send("version", end=b"\r\n").line.startswith("ok 0.")
+    assert t.call("sit 2") == ""
+    assert t.call("sit 3") == ""
+    state = json.loads(t.call("state"))
+    assert [s["status"] for s in state["seats"][1:4]] == ["active", "active", "empty"]
+    hand = json.loads(t.call("deal 2"))
+    assert (hand["button"], hand["sb"], hand["bb"]) == (2, 2, 3)
+    with pytest.raises(Exception) as err:
+        t.call("sit 99")
+    assert "err seat" in str(err.value)
+    stats = json.loads(t.call("stats"))
+    assert stats["heap_used"] > 0 and stats["heap_free"] > 0
+    assert t.call("undo") and t.call("leave 2") == "" and t.call("leave 3") == ""
+    t.call("undo")   # (the undo history: back to a table without a hand)
+
+
+def ring_after(t, steps):
+    """The decoded ring once the steps (("press", seat) or ("cmd", line)) are done and
+    shown, as "RRGGBB" per LED."""
+    view = RingView(t.cfg)
+    for kind, arg in steps:
+        if kind == "press":
+            press(t, view, arg, 120)
+        else:
+            t.call(arg)
+    t.board.run_for(1200)   # the flashes are over; an unchanged frame is sent once a second
+    return t.board.leds()
+
+
+STATIC = [("press", 1), ("press", 2), ("press", 4), ("cmd", "sit 6 wait"), ("press", 2)]
+
+
+def test_the_ring_shows_what_it_shows_on_micropython(cp, mp):
+    """The same presses and commands on both runtimes, from a new table: the same colours
+    on the ring, LED for LED (the ring's frames decoded from the data pin)."""
+    for t in (cp, mp):
+        for s in range(1, 10):
+            if json.loads(t.call("state"))["seats"][s - 1]["status"] != "empty":
+                t.call("leave %d" % s)
+    a = ring_after(cp, STATIC)
+    b = ring_after(mp, STATIC)
+    assert a == b
+    assert len(set(a)) >= 4, a   # active, away, waiting, dark: not a blank ring
+    # A hand: the button, the blinds; first to act breathes (its arc changes with time,
+    # on each board at its own moment), so its LEDs are left out.
+    a = ring_after(cp, [("cmd", "deal 1")])
+    b = ring_after(mp, [("cmd", "deal 1")])
+    first = json.loads(cp.call("hand"))["first_to_act"]
+    assert first == json.loads(mp.call("hand"))["first_to_act"]
+    breath = set(RingView(cp.cfg).arc(first))
+    assert [c for i, c in enumerate(a) if i not in breath] == [
+        c for i, c in enumerate(b) if i not in breath]
+
+
+def test_a_game_started_with_the_buttons_alone(cp):
+    buttons_alone(cp)
+
+
+def test_a_power_cycle_keeps_the_table(cp):
+    before = cp.call("state")
+    cp.client.close()
+    cp.board.reset()
+    cp.connect()
+    assert cp.call("state") == before
+
+
+def host_load(kit, image, tmp_path):
+    """The table a board would restore from a CIRCUITPY image: the firmware's own loader
+    (store.Store.load) on the drive's files, read with fatimg.py (ChaN's FatFs, as in
+    CircuitPython)."""
+    from dealerbutton import store
+
+    out = tmp_path / (Path(image).stem + "-files")
+    subprocess.run([sys.executable, "tools/fatimg.py", "extract", str(image), str(out)],
+                   cwd=kit.scratch, check=True, capture_output=True)
+    d, seq, message = store.Store(store.OsFs(str(out))).load()
+    return d, message
+
+
+def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, tmp_path):
+    """`sit 5` on the board; each flash operation of its save in turn is the last one the
+    board completes. What is then on the drive gives the table of before or of after (the
+    firmware's loader, on this computer); a board booted from such a drive restores it."""
+    t = cp
+    t.board.run_for(1500)
+    before = json.loads(t.call("state"))
+    image = tmp_path / "before.img"
+    t.board.savefs(str(image))
+    n0 = t.board.flashops()
+    t.call("sit 5")
+    t.board.run_for(1500)
+    ops = t.board.flashops() - n0
+    after = json.loads(t.call("state"))
+    assert ops >= 2 and after != before, (ops, after)
+    seen = {}
+    for k in range(1, ops + 1):
+        cut_image = tmp_path / ("cut%d.img" % k)
+        cut = Table(kit, Setup("cut", "cut", {}), QUIET, runtime="circuitpython")
+        try:
+            cut.boot(image)
+            cut.board.armcut(k, str(cut_image))
+            cut.client.link.write(b"sit 5\n")
+            cut.board.wait_for_file(str(cut_image), timeout=600)
+        finally:
+            cut.close()
+        d, message = host_load(kit, cut_image, tmp_path)
+        got = "after" if d is not None and d["seats"][4]["status"] != "empty" else "before"
+        seen.setdefault(got, cut_image)
+    assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
+    for which, cut_image in seen.items():   # and the board agrees
+        again = Table(kit, Setup("again", "again", {}), QUIET, runtime="circuitpython")
+        try:
+            again.boot(cut_image)
+            got = json.loads(again.call("state"))
+        finally:
+            again.close()
+        assert got == (after if which == "after" else before), (which, got)
+
+
+def read_until(port, text, timeout=400.0):
+    """The serial console's output until text shows (wall time: CircuitPython compiles the
+    firmware at each start)."""
+    import time
+
+    import serial
+
+    s = serial.Serial(port, 115200, timeout=0.2)
+    out = b""
+    try:
+        end = time.monotonic() + timeout
+        while text.encode() not in out and time.monotonic() < end:
+            out += s.read(4096)
+        return out.decode(errors="replace")
+    finally:
+        s.close()
+
+
+def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit, tmp_path):
+    """Held at power-up: boot.py leaves CIRCUITPY to the computer, code.py does not start
+    the app and the REPL is free; let go and reloaded (Ctrl-D), the app plays but cannot
+    save, and says so on the console."""
+    from dealerbutton_host.deploy import Board as Repl
+
+    t = Table(kit, Setup("held", "held", {}), QUIET, runtime="circuitpython")
+    try:
+        drive = t.tmp / "CIRCUITPY"
+        drive.mkdir()
+        t.deploy_drive(drive, FIRMWARE / "config.json")
+        t.boot(t.kit.drive_image(drive, t.tmp / "held.img"), connect=False)
+        board = t.board
+        nxt = t.cfg["pins"]["next"]
+        board.press(nxt)                          # held from here on
+        board.reset()                             # power-up with the button held
+        said = read_until(board.pty, "the REPL is free")
+        assert "dealerbutton: safe boot (next-hand button held)" in said, said
+        board.release(nxt)
+        repl = Repl(board.pty, QUIET)             # no app to hand the line over
+        try:
+            assert not repl.handed_over
+            out = repl.run("import storage\nprint(storage.getmount('/').readonly)\n"
+                           "print(open('/boot_out.txt').read())").decode()
+            repl.t.exit_raw_repl()
+        finally:
+            repl.close()
+        assert out.splitlines()[0].strip() == "True", out      # read-only to the board
+        assert "next-hand button held at power-up: CIRCUITPY stays writable" in out, out
+        import serial
+
+        s = serial.Serial(board.pty, 115200, timeout=0.2)
+        s.write(b"\x04")                          # Ctrl-D at the REPL: reload, code.py again
+        s.close()
+        said = read_until(board.pty, "the table is NOT saved")
+        assert ("* error the CIRCUITPY drive is read-only to the board (next-hand button held "
+                "at power-up, or no boot.py): the table is NOT saved") in said, said
+        t.connect()
+        assert t.call("sit 1") == ""
+        assert json.loads(t.call("state"))["seats"][0]["status"] == "active"
+        t.board.run_for(1500)
+        assert "state.json" not in drive_files(kit, t.board, tmp_path)
+    finally:
+        t.close()
