@@ -294,15 +294,30 @@ def start_watchdog():
 
 
 class Input:
-    """Non-blocking reads of the host's bytes from the serial console."""
+    """Non-blocking reads of the host's bytes from the serial console: raw bytes from
+    usb_cdc.console where there is one (sys.stdin turns every CR into LF, so a terminal's
+    CRLF would read as two line ends), else sys.stdin."""
 
     def __init__(self):
         self.runtime = supervisor.runtime
         self.read = sys.stdin.read
+        self.port = None
+        try:
+            import usb_cdc  # pyright: ignore[reportMissingImports]
+
+            self.port = usb_cdc.console
+        except (ImportError, AttributeError):
+            pass
 
     def pump(self, app):
-        runtime = self.runtime
+        port = self.port
         n = 0
+        if port is not None:
+            while n < INPUT_MAX and not app.repl_requested and port.in_waiting:
+                app.feed(port.read(1))
+                n += 1
+            return
+        runtime = self.runtime
         while n < INPUT_MAX and not app.repl_requested and runtime.serial_bytes_available:
             c = self.read(1)
             if not c:
