@@ -123,6 +123,10 @@ RUNTIME_NAMES = {"micropython": "MicroPython 1.28", "circuitpython": "CircuitPyt
 # Emulated time from power-on to the app's first answer: MicroPython loads the deployed
 # .mpy files; CircuitPython compiles the .py files on the board (about 7 s on the Pico).
 START_MS = {"micropython": 1500, "circuitpython": 6500}
+# After a press, until the next one: its flash, events and save are over. CircuitPython's
+# save (a new file renamed over the old on FAT) holds the CPU about 370 ms; a press that
+# starts meanwhile is seen only after it, shortened by as much.
+SETTLE_MS = {"micropython": 400, "circuitpython": 800}
 
 
 class Table:
@@ -306,7 +310,7 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
     first = board.frame_count()
     down = board.press(gpio_of(table.cfg, seat), hold_ms)
     up = down + hold_ms * NS_PER_MS
-    board.wait_until(up + 400 * NS_PER_MS)
+    board.wait_until(up + SETTLE_MS[table.runtime] * NS_PER_MS)
     frames = board.frames(since=first - 1)
     before = [f for f in frames if f["endNs"] and f["endNs"] < down]
     if before and [before[-1]["leds"][i] for i in view.arc(seat)] == colour:
