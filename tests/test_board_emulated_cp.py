@@ -17,9 +17,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from dealerbutton import rules
 from dealerbutton_host.boardbench import RingView, Setup, Table, press
 from dealerbutton_host.rp2sim import KitMissing
-from test_board_emulated import QUIET, buttons_alone, the_kit
+from test_board_emulated import (
+    QUIET,
+    a_save,
+    buttons_alone,
+    cut_after,
+    power_cycle_keeps,
+    running,
+    the_kit,
+)
 
 BIN = Path(sys.executable).parent
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
@@ -42,19 +51,13 @@ def kit():
 def cp(kit):
     """A CircuitPython board with the shipped config.json (9 seats, 24 LEDs): the drive
     written by deploy --drive, the app running."""
-    t = Table(kit, Setup("cp", "cp", {}), QUIET, runtime="circuitpython")
-    t.start()
-    yield t
-    t.close()
+    yield from running(kit, "circuitpython")
 
 
 @pytest.fixture(scope="module")
 def mp(kit):
     """The same table on MicroPython (deployed with the MicroPython deploy)."""
-    t = Table(kit, Setup("mp", "mp", {}), QUIET)
-    t.start()
-    yield t
-    t.close()
+    yield from running(kit)
 
 
 def drive_files(kit, board, tmp_path):
@@ -149,11 +152,7 @@ def test_a_game_started_with_the_buttons_alone(cp):
 
 
 def test_a_power_cycle_keeps_the_table(cp):
-    before = cp.call("state")
-    cp.client.close()
-    cp.board.reset()
-    cp.connect()
-    assert cp.call("state") == before
+    power_cycle_keeps(cp)
 
 
 def host_load(kit, image, tmp_path):
@@ -173,30 +172,15 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, 
     """`sit 5` on the board; each flash operation of its save in turn is the last one the
     board completes. What is then on the drive gives the table of before or of after (the
     firmware's loader, on this computer); a board booted from such a drive restores it."""
-    t = cp
-    t.board.run_for(1500)
-    before = json.loads(t.call("state"))
-    image = tmp_path / "before.img"
-    t.board.savefs(str(image))
-    n0 = t.board.flashops()
-    t.call("sit 5")
-    t.board.run_for(1500)
-    ops = t.board.flashops() - n0
-    after = json.loads(t.call("state"))
-    assert ops >= 2 and after != before, (ops, after)
+    before, after, image, ops = a_save(cp, tmp_path, settle_ms=1500)
+    before, after = json.loads(before), json.loads(after)
     seen = {}
     for k in range(1, ops + 1):
         cut_image = tmp_path / ("cut%d.img" % k)
-        cut = Table(kit, Setup("cut", "cut", {}), QUIET, runtime="circuitpython")
-        try:
-            cut.boot(image)
-            cut.board.armcut(k, str(cut_image))
-            cut.client.link.write(b"sit 5\n")
-            cut.board.wait_for_file(str(cut_image), timeout=600)
-        finally:
-            cut.close()
+        cut_after(kit, image, k, cut_image, "circuitpython")
         d, message = host_load(kit, cut_image, tmp_path)
-        got = "after" if d is not None and d["seats"][4]["status"] != "empty" else "before"
+        assert d is not None, (k, message)    # never a clean start: the table is there
+        got = "after" if rules.Table.from_dict(d).status(5) != "empty" else "before"
         seen.setdefault(got, cut_image)
     assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
     for which, cut_image in seen.items():   # and the board agrees
