@@ -255,3 +255,20 @@ def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit
         assert "state.json" not in drive_files(kit, t.board, tmp_path)
     finally:
         t.close()
+
+
+def test_the_bench_prints_a_column_per_runtime():
+    """`bench --board --runtime both`: the figures of each runtime side by side (the table
+    alone, from figures of the shape a run gives; no board needed)."""
+    from dealerbutton_host import boardbench
+
+    def run(idle):
+        return {"setups": {"empty": {"label": "empty table", "idle_cpu": idle,
+                                     "deploy_first_s": 1.0, "deploy_again_s": 0.5}}}
+    lines = boardbench.table({"runtimes": {"micropython": run(0.031),
+                                           "circuitpython": run(0.12)}})
+    assert lines[0].split("  ")[0] == "figure (emulated Pico)"
+    assert "on MicroPython 1.28" in lines[0] and "on CircuitPython 10.2.1" in lines[0]
+    row = [line for line in lines if line.startswith("idle CPU: empty table")][0]
+    assert "3.1 % met" in row and "12.0 % MISSED" in row and row.endswith("<= 10 %")
+    assert row.index("3.1 %") < row.index("12.0 %")
