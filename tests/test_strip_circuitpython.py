@@ -107,9 +107,22 @@ def test_one_transmission_per_frame_even_if_created_with_auto_write(lib, wire):
     pixels = make(lib, auto_write=True)
     strip = strip_cp.NeoPixelStrip(pixels)
     assert pixels.auto_write is False
-    for _ in range(3):
-        strip.show(FRAME)
+    other = bytes(reversed(FRAME))
+    for frame in (FRAME, other, FRAME):
+        strip.show(frame)
     assert len(wire) == 3
+    assert list(wire[1][1][:3]) == [255, 255, 255]
+
+
+def test_an_unchanged_frame_goes_out_again_once_a_second(lib, wire):
+    strip = strip_cp.NeoPixelStrip(make(lib))
+    for _ in range(2 + 2 * strip_cp.REFRESH):
+        strip.show(FRAME)
+    # the first, then again after REFRESH frames not sent (a second at 40 frames a second)
+    assert len(wire) == 2
+    assert wire[0][1] == wire[1][1]
+    strip.show(bytes(12))
+    assert wire[-1][1] == bytes(12)
 
 
 def test_open_strip_builds_the_real_neopixel(lib, wire):

@@ -39,6 +39,10 @@ CONFIG_PATH = "/config.json"
 STATE_DIR = "/"
 WDT_S = 8              # rp2040: at most about 8.3 s
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
+# The ring's steady frames (its animations: the breath of first to act, blinks, fades) come
+# 20 times a second here, not 40 (app.App.frame_ms): a frame takes about 1.3 ms of
+# CircuitPython's bytecode on the Pico, ring and strip. A press still shows at once.
+FRAME_MS = 50
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 app = None             # the running App (or Rejected), for tests
 
@@ -124,6 +128,23 @@ class Pin:
 
     def deinit(self):
         self.io.deinit()
+
+
+class Bank:
+    """The buttons read all at once for the loop (app.Pins' pressed()), straight from their
+    digitalio objects: 0.13 ms for 10 buttons on the Pico, where Pin.value() in turn takes
+    0.3 ms, and an idle table reads them a hundred times a second."""
+
+    def __init__(self, pins):
+        self.ios = [p.io for p in pins]
+
+    def pressed(self):
+        ios = self.ios
+        bits = 0
+        for i in range(len(ios)):
+            if not ios[i].value:
+                bits |= 1 << i
+        return bits
 
 
 def load_config(path=None, quiet=False):
@@ -273,15 +294,30 @@ def start_watchdog():
 
 
 class Input:
-    """Non-blocking reads of the host's bytes from the serial console."""
+    """Non-blocking reads of the host's bytes from the serial console: raw bytes from
+    usb_cdc.console where there is one (sys.stdin turns every CR into LF, so a terminal's
+    CRLF would read as two line ends), else sys.stdin."""
 
     def __init__(self):
         self.runtime = supervisor.runtime
         self.read = sys.stdin.read
+        self.port = None
+        try:
+            import usb_cdc  # pyright: ignore[reportMissingImports]
+
+            self.port = usb_cdc.console
+        except (ImportError, AttributeError):
+            pass
 
     def pump(self, app):
-        runtime = self.runtime
+        port = self.port
         n = 0
+        if port is not None:
+            while n < INPUT_MAX and not app.repl_requested and port.in_waiting:
+                app.feed(port.read(1))
+                n += 1
+            return
+        runtime = self.runtime
         while n < INPUT_MAX and not app.repl_requested and runtime.serial_bytes_available:
             c = self.read(1)
             if not c:
@@ -307,7 +343,9 @@ def run(loops=None):
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         flash = FlashStore(store.OsFs(STATE_DIR))
-        app = App(cfg, make_strip(cfg), seat_pins(cfg), _write, flash, now_ms=now)
+        pins = seat_pins(cfg)
+        app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
+        app.frame_ms = FRAME_MS
         if drive_readonly():
             flash.readonly = True
             _write("* error " + READONLY)

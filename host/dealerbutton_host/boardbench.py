@@ -118,10 +118,26 @@ def _pct(values: List[float], p: float) -> Optional[float]:
     return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
 
 
-class Table:
-    """A board running one Setup: deployed, its protocol client connected."""
+RUNTIMES = ("micropython", "circuitpython")
+RUNTIME_NAMES = {"micropython": "MicroPython 1.28", "circuitpython": "CircuitPython 10.2.1"}
+# Emulated time from power-on to the app's first answer: MicroPython loads the deployed
+# .mpy files; CircuitPython compiles the .py files on the board (about 7 s on the Pico).
+START_MS = {"micropython": 1500, "circuitpython": 6500}
+# After a press, until the next one: its flash, events and save are over. CircuitPython's
+# save (a new file renamed over the old on FAT) holds the CPU about 370 ms; a press that
+# starts meanwhile is seen only after it, shortened by as much.
+SETTLE_MS = {"micropython": 400, "circuitpython": 800}
 
-    def __init__(self, kit: Kit, setup: Setup, say: Callable[[str], None]):
+
+class Table:
+    """A board running one Setup: deployed, its protocol client connected. On CircuitPython
+    the drive is written by `deploy --drive` into a folder and booted as a CIRCUITPY image."""
+
+    def __init__(self, kit: Kit, setup: Setup, say: Callable[[str], None],
+                 runtime: str = "micropython"):
+        if runtime not in RUNTIMES:
+            raise ValueError("runtime: %r is not one of %s" % (runtime, ", ".join(RUNTIMES)))
+        self.runtime = runtime
         self.setup = setup
         self.say = say
         self.cfg = setup.config()
@@ -134,18 +150,38 @@ class Table:
     # -- start ----------------------------------------------------------------------
     def start(self) -> None:
         """A new board: boot it, deploy the firmware and this setup's config.json."""
-        self.board = self.kit.board(leds=self.cfg["leds"])
         path = self.tmp / "config.json"
         path.write_text(json.dumps(self.setup.fields))
+        if self.runtime == "circuitpython":
+            drive = self.tmp / "CIRCUITPY"
+            drive.mkdir(exist_ok=True)
+            self.figures["deploy_first_s"] = self.deploy_drive(drive, path)
+            self.figures["deploy_again_s"] = self.deploy_drive(drive, path)
+            self.boot(self.kit.drive_image(drive, self.tmp / "circuitpy.img"))
+            return
+        self.board = self.kit.board(leds=self.cfg["leds"])
         self.figures["deploy_first_s"] = self.deploy(path)
         self.figures["deploy_again_s"] = self.deploy(path)
         self.connect()
 
-    def boot(self, image: Path) -> None:
-        """A new board booted from a copy of a board's flash (Board.savefs): the app
-        starts from it as after a power cycle."""
-        self.board = self.kit.board(fs=image, leds=self.cfg["leds"])
-        self.connect()
+    def boot(self, image: Path, connect: bool = True) -> None:
+        """A new board booted from a copy of a board's flash (Board.savefs; on
+        CircuitPython a CIRCUITPY image): the app starts from it as after a power cycle."""
+        self.board = self.kit.board(runtime=self.runtime, fs=image, leds=self.cfg["leds"])
+        if connect:
+            self.connect()
+
+    def deploy_drive(self, drive: Path, config: Path) -> float:
+        """`dealerbutton deploy --drive` into a folder (wall time)."""
+        from .deploy import DeployError
+        from .drive import deploy_drive
+
+        t0 = time.monotonic()
+        try:
+            deploy_drive(str(drive), config=str(config), out=lambda line: None)
+        except DeployError as exc:
+            raise BoardError("deploy --drive failed: %s" % exc) from None
+        return round(time.monotonic() - t0, 2)
 
     def deploy(self, config: Path) -> float:
         from .deploy import DeployError, deploy
@@ -163,7 +199,8 @@ class Table:
 
     def connect(self) -> None:
         assert self.board is not None
-        self.board.run_for(1500)   # the app's start-up
+        start = START_MS[self.runtime]   # the app's start-up
+        self.board.wait_until(self.board.nanos + start * NS_PER_MS, timeout=60 + start / 10)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -275,7 +312,7 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
     first = board.frame_count()
     down = board.press(gpio_of(table.cfg, seat), hold_ms)
     up = down + hold_ms * NS_PER_MS
-    board.wait_until(up + 400 * NS_PER_MS)
+    board.wait_until(up + SETTLE_MS[table.runtime] * NS_PER_MS)
     frames = board.frames(since=first - 1)
     before = [f for f in frames if f["endNs"] and f["endNs"] < down]
     if before and view.shows_flash(before[-1]["leds"], seat, colour):
@@ -374,8 +411,9 @@ def run_probe(table: Table) -> Dict[str, Any]:
 # -- one configuration, start to end -----------------------------------------------------------
 
 def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
-              say: Callable[[str], None], want_profile: bool = False) -> Dict[str, Any]:
-    t = Table(kit, setup, say)
+              say: Callable[[str], None], want_profile: bool = False,
+              runtime: str = "micropython") -> Dict[str, Any]:
+    t = Table(kit, setup, say, runtime)
     try:
         say("%s: booting the emulated Pico, deploying" % setup.key)
         t.start()
@@ -412,18 +450,27 @@ def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
         t.close()
 
 
+def setups_for(runtime: str) -> List[Setup]:
+    """The setups a runtime is measured in: CircuitPython has no network block (the card
+    room's link runs on a Pico W's MicroPython; deploy --drive refuses the block)."""
+    if runtime == "circuitpython":
+        return [s for s in SETUPS if s.key != "network"]
+    return list(SETUPS)
+
+
 def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
-            probe: bool, want_profile: bool = False) -> Dict[str, Any]:
+            probe: bool, want_profile: bool = False,
+            runtime: str = "micropython") -> Dict[str, Any]:
     """Every setup on a board of its own, `jobs` at a time, each in a process of its own
     (mpremote, which deploy uses, redirects the process's stdout while it connects)."""
     results: Dict[str, Any] = {}
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
-                               want_profile): s for s in setups}
+                               want_profile, runtime): s for s in setups}
         for fut in concurrent.futures.as_completed(futures):
             s = futures[fut]
             results[s.key] = fut.result()
-            progress("%s: done" % s.key)
+            progress("%s: done (%s)" % (s.key, runtime))
     return results
 
 
@@ -473,8 +520,10 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
                     "<= 10 %", _verdict(f["idle_cpu"] <= IDLE_TARGET)))
     for f in setups.values():
         if "heap_b" in f:
+            free = f.get("device_stats", {}).get("heap_free")
             out.append(("heap in use after %d hands: %s" % (f["hands"], f["label"]),
-                        "%.1f KB" % (f["heap_b"] / 1024), "<= 96 KB",
+                        "%.1f KB" % (f["heap_b"] / 1024)
+                        + (" (%.1f KB free)" % (free / 1024) if free else ""), "<= 96 KB",
                         _verdict(f["heap_b"] <= HEAP_BUDGET)))
     presses = setups.get("cash", {}).get("presses")
     if presses:
@@ -526,10 +575,26 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
 
 
 def table(res: Dict[str, Any]) -> List[str]:
-    head = ("figure (emulated Pico, MicroPython %s)" % res.get("micropython", "1.28"),
-            "on the board", "target", "")
-    body = rows(res)
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(4)]
+    """The figures, a column per runtime measured (MicroPython's, CircuitPython's)."""
+    runs = res.get("runtimes") or {"micropython": res}
+    names = list(runs)
+    columns = {rt: {r[0]: r for r in rows(runs[rt])} for rt in names}
+    order: List[str] = []
+    for rt in names:
+        order += [k for k in columns[rt] if k not in order]
+    head = ("figure (emulated Pico)",) + tuple(
+        "on %s" % RUNTIME_NAMES[rt] for rt in names) + ("target",)
+    body = []
+    for key in order:
+        cells = []
+        target = "-"
+        for rt in names:
+            r = columns[rt].get(key)
+            cells.append(("%s %s" % (r[1], r[3])).strip() if r else "")
+            if r:
+                target = r[2]
+        body.append((key,) + tuple(cells) + (target,))
+    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
     fmt = "  ".join("%%-%ds" % w for w in widths)
     lines = [(fmt % head).rstrip(), (fmt % tuple("-" * w for w in widths)).rstrip()]
     lines += [(fmt % r).rstrip() for r in body]
@@ -547,8 +612,10 @@ def table(res: Dict[str, Any]) -> List[str]:
 
 
 def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick: bool = False,
-         want_profile: bool = False, jobs: int = 2) -> int:
-    """`dealerbutton bench --board`: every setup, the table, the JSON."""
+         want_profile: bool = False, jobs: int = 2, runtime: Optional[str] = None) -> int:
+    """`dealerbutton bench --board`: every setup on each runtime asked for (micropython,
+    circuitpython or both; MicroPython by default), the table, the JSON. The profile
+    (MicroPython's firmware.elf) is taken on MicroPython only."""
     started = time.monotonic()
     try:
         kit = Kit.find(kit_path).prepare(progress)
@@ -557,19 +624,26 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
         return 1
     hands = 20 if quick else HANDS
     rounds = 1 if quick else 3
-    progress("%d setups on emulated Picos, %d at a time; %d hands each" % (len(SETUPS), jobs,
-                                                                          hands))
-    res: Dict[str, Any] = {"kit": str(kit.source), "hands": hands, "quick": quick}
-    try:
-        done = run_all(kit, SETUPS, hands, rounds, jobs, probe=True, want_profile=want_profile)
-    except (BoardError, DeviceError) as exc:
-        sys.stderr.write("dealerbutton bench: %s\n" % exc)
-        return 1
-    res["setups"] = {s.key: done[s.key] for s in SETUPS}
-    for s in SETUPS:
-        res["setups"][s.key]["frame_row"] = s.frame_row
-    if want_profile:
-        res["profile"] = done["cash"].pop("profile", None)
+    runtimes = list(RUNTIMES) if runtime == "both" else [runtime or "micropython"]
+    res: Dict[str, Any] = {"kit": str(kit.source), "hands": hands, "quick": quick,
+                           "runtimes": {}}
+    for rt in runtimes:
+        setups = setups_for(rt)
+        progress("%s: %d setups on emulated Picos, %d at a time; %d hands each"
+                 % (RUNTIME_NAMES[rt], len(setups), jobs, hands))
+        try:
+            done = run_all(kit, setups, hands, rounds, jobs, probe=True,
+                           want_profile=want_profile and rt == "micropython", runtime=rt)
+        except (BoardError, DeviceError, KitMissing) as exc:
+            sys.stderr.write("dealerbutton bench: %s\n" % exc)
+            return 1
+        run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups}}
+        for s in setups:
+            run["setups"][s.key]["frame_row"] = s.frame_row
+        if want_profile and rt == "micropython":
+            res["profile"] = done["cash"].pop("profile", None)
+        res["runtimes"][rt] = run
+    res["setups"] = res["runtimes"][runtimes[0]]["setups"]
     res["seconds"] = round(time.monotonic() - started, 1)
     for line in table(res):
         print(line)

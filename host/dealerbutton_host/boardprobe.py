@@ -1,19 +1,32 @@
 # pyright: reportAttributeAccessIssue=false
 # Runs on the board, at its REPL (boardbench.py sends it through the raw REPL once the app
-# has handed the serial line over): the App built as board.run() builds it, on the table the
-# bench left in /state.json. Times a frame, an idle loop turn, deal() and a seat event with
-# time.ticks_us, weighs each with gc.mem_alloc (collector off), times a save to the flash.
-# Prints one JSON line.
+# has handed the serial line over): the App built as board.run() (MicroPython) or
+# board_cp.run() (CircuitPython) builds it, on the table the bench left in /state.json.
+# Times a frame, an idle loop turn, deal() and a seat event, weighs each with gc.mem_alloc
+# (collector off), times a save to the flash. Prints one JSON line.
 import gc
 import json
 import time
 from array import array
 
-from dealerbutton import board, store
+from dealerbutton import store
 from dealerbutton.app import App
 
-us = time.ticks_us
-diff = time.ticks_diff
+try:
+    from dealerbutton import board
+    us = time.ticks_us
+    diff = time.ticks_diff
+    ms = time.ticks_ms
+except ImportError:   # CircuitPython: board_cp, and no ticks_us
+    from dealerbutton import board_cp as board
+
+    def us():
+        return time.monotonic_ns() // 1000
+
+    def diff(a, b):
+        return a - b
+
+    ms = board.clock()
 
 
 def summary(a):
@@ -28,10 +41,15 @@ def quiet(line):
 
 cfg, errors = board.load_config()
 pins = board.seat_pins(cfg)
+if hasattr(board, "pin_bank"):
+    bank = board.pin_bank(cfg, pins)
+else:
+    bank = board.Bank(pins) if hasattr(board, "Bank") else None
 app = App(cfg, board.make_strip(cfg), pins, quiet, store.Store(store.OsFs("/")),
-          now_ms=time.ticks_ms(), bank=board.pin_bank(cfg, pins))
+          now_ms=ms(), bank=bank)
+app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
 now = app.now
-out = {"leds": cfg["leds"], "seats": cfg["seats"]}
+out = {"leds": cfg["leds"], "seats": cfg["seats"], "frame_ms": app.frame_ms}
 
 clock = [now]
 
@@ -91,8 +109,7 @@ def timed(step, n):
     return summary(a)
 
 
-def weigh(step, n):
-    """Bytes step() allocates, per call, over n calls (collector off)."""
+def _weigh(step, n):
     gc.collect()
     gc.disable()
     a = gc.mem_alloc()
@@ -101,6 +118,17 @@ def weigh(step, n):
     b = gc.mem_alloc()
     gc.enable()
     return (b - a) // n
+
+
+def _clock_only():
+    return diff(us(), us())
+
+
+def weigh(step, n):
+    """Bytes step() allocates, per call, over n calls (collector off), less what its two
+    clock readings take (CircuitPython's time.monotonic_ns() makes a long int; MicroPython's
+    ticks_us nothing)."""
+    return _weigh(step, n) - _weigh(_clock_only, n)
 
 
 out["frame"] = timed(a_frame, 300)

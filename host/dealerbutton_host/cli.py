@@ -19,6 +19,7 @@ from .options import (
     Parser,
     board_folder,
     command_line,
+    drive_folder,
     new_file,
     number,
     port_number,
@@ -66,11 +67,16 @@ def parser() -> argparse.ArgumentParser:
                    "remembers the options above that were accepted")
 
     d = sub.add_parser("deploy", help="compile the firmware and copy what changed to a board",
-                       description="Compile firmware/dealerbutton/*.py to .mpy (mpy-cross "
-                       "-march=armv6m), copy those that changed plus main.py and the config "
-                       "to the board with mpremote, then reset it.")
-    d.add_argument("--port", type=serial_port,
-                   help="serial port of the board (default: the first USB one)")
+                       description="MicroPython: compile firmware/dealerbutton/*.py to .mpy "
+                       "(mpy-cross -march=armv6m), copy those that changed plus main.py and "
+                       "the config to the board with mpremote, then reset it. CircuitPython "
+                       "(--drive): copy what changed onto the mounted CIRCUITPY drive.")
+    where = d.add_mutually_exclusive_group()
+    where.add_argument("--port", type=serial_port, help="MicroPython: serial port of the "
+                       "board (default: the first USB one)")
+    where.add_argument("--drive", metavar="PATH", type=drive_folder,
+                       help="CircuitPython: the mounted CIRCUITPY drive (e.g. "
+                       "/media/$USER/CIRCUITPY), or a folder to write the drive's files into")
     d.add_argument("--dry-run", action="store_true", help="list what would be done")
     d.add_argument("--config", metavar="FILE",
                    help="config.json to install (default: firmware/config.json)")
@@ -173,11 +179,16 @@ def parser() -> argparse.ArgumentParser:
                    help="with --board: 20 hands a setup instead of 200, one round of presses")
     b.add_argument("--json", metavar="FILE", type=new_file,
                    help="with --board: the figures as JSON, to FILE")
+    b.add_argument("--runtime", choices=("micropython", "circuitpython", "both"),
+                   help="with --board: the Pico's MicroPython 1.28 (the default), "
+                   "CircuitPython 10.2.1 (the drive written by deploy --drive), or both, "
+                   "a column each")
 
     from .mqttcli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
+    p.deploy = d  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p
 
@@ -204,6 +215,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "emulate":
             return emulate(args)
         if args.command == "deploy":
+            if args.drive:
+                if args.target != "/" or args.no_reset:
+                    p.deploy.error("--%s is for a MicroPython board (--port), not --drive"  # type: ignore[attr-defined]
+                                   % ("target" if args.target != "/" else "no-reset"))
+                from .drive import deploy_drive
+
+                return deploy_drive(args.drive, dry_run=args.dry_run, config=args.config,
+                                    out=_say)
             from .deploy import deploy
 
             return deploy(port=args.port, dry_run=args.dry_run, config=args.config,
@@ -215,13 +234,15 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return clock_main(_monitor_port(args))
         if args.command == "bench":
-            board_only = [o for o in ("kit", "profile", "quick", "json") if getattr(args, o)]
+            board_only = [o for o in ("kit", "profile", "quick", "json", "runtime")
+                          if getattr(args, o)]
             if board_only and not args.board:
                 p.bench.error("--%s needs --board" % board_only[0])  # type: ignore[attr-defined]
             if args.board:
                 from .boardbench import main as board_main
 
-                return board_main(args.kit, args.json, args.quick, args.profile)
+                return board_main(args.kit, args.json, args.quick, args.profile,
+                                  runtime=args.runtime)
             if args.port:
                 from .boardstats import main as stats_main
 

@@ -110,6 +110,16 @@ def new_file(text: str) -> str:
     return text
 
 
+def drive_folder(text: str) -> str:
+    """A mounted CIRCUITPY drive, or any folder to write the drive's files into: it must be
+    there (a drive that is not mounted is not made as an empty folder)."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(
+            "no folder %s: give the folder where the CIRCUITPY drive is mounted (e.g. "
+            "/media/$USER/CIRCUITPY), or a folder to write the drive's files into" % text)
+    return text
+
+
 def board_folder(text: str) -> str:
     """A folder on the board, from its root: /, /app, /lib/x."""
     if not re.fullmatch(r"/[A-Za-z0-9_./-]*", text) or ".." in text.split("/"):

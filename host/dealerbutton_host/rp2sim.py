@@ -136,6 +136,23 @@ class Kit:
         self.prepare()
         return Board(self, **kw).start()
 
+    def drive_image(self, folder: Path, image: Path) -> Path:
+        """A CIRCUITPY drive image holding folder's files (the kit's tools/fatimg.py, which
+        needs the fatfs-ng package)."""
+        import importlib.util
+        import sys
+
+        if importlib.util.find_spec("fatfs") is None:
+            raise KitMissing("the CIRCUITPY image needs the fatfs-ng package (pip install "
+                             "fatfs-ng==0.1.16, in the test extras)")
+        self.prepare()
+        r = subprocess.run([sys.executable, "tools/fatimg.py", "mk", str(Path(image).resolve()),
+                            str(Path(folder).resolve())], cwd=self.scratch, capture_output=True,
+                           text=True)
+        if r.returncode:
+            raise BoardError("fatimg.py mk failed: %s" % (r.stderr or r.stdout).strip()[-500:])
+        return image
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -171,9 +188,9 @@ class Board:
         if self.runtime == "circuitpython":
             argv += ["--firmware", CIRCUITPYTHON_UF2]
             if self.fs:
-                argv += ["--cpfs", str(self.fs)]
+                argv += ["--cpfs", str(Path(self.fs).resolve())]
         elif self.fs:
-            argv += ["--fs", str(self.fs)]
+            argv += ["--fs", str(Path(self.fs).resolve())]
         if self.flash_timing:
             argv += ["--flash-timing", self.flash_timing]
         if self.ws2812_leds:
