@@ -160,6 +160,9 @@ class App:
             c.saved(self.now)
         if self.store is None:
             return
+        wait = getattr(self.strip, "wait", None)
+        if wait is not None:
+            wait()   # the frame that shows the change is out before the flash write stalls
         try:
             self.store.save(self.table.to_dict(), c.to_dict(self.now) if c is not None else None)
             self.stats.saves += 1
@@ -503,6 +506,7 @@ class App:
             self.report()   # after the frame: a press shows before its events are written
         if self.save_due:
             self.save()
+        self.stats.pressing = self.panel.quick   # (no collector pause before its flash)
         if self.panel.quick:
             return self.panel.quick_ms
         late = ticks_diff(self.next_frame, now_ms)   # (now: how long until the next frame)

@@ -130,6 +130,7 @@ class Stats:
         self.since = self.last         # the start of this turn
         self.collected = self.last     # when the collector last ran
         self.dirty = False             # the app did something since then
+        self.pressing = False          # the app: a button is down, or its release not counted
         self.busy_us = 0               # turns' time in this load window
         self.window_ms = 0             # the load window's length so far
         self.load = -1                 # busy per mille of the last whole window (-1: none yet)
@@ -140,8 +141,9 @@ class Stats:
 
     def turn(self, framed):
         """The turn that start() began is over but for this; framed: it drew a frame. Runs
-        the collector if due, then counts the whole turn."""
-        if framed and self.dirty:
+        the collector if due (not while a button is pressed: its pause would delay the
+        press's flash), then counts the whole turn."""
+        if framed and self.dirty and not self.pressing:
             self.collect_if_due()
         now = self.clock_us()
         took = ticks_diff(now, self.since)

@@ -58,9 +58,13 @@ class PioNeoPixel:
                                          treq_sel=DREQ_PIO0_TX0 + state_machine)
         self._free_at = ticks_us()  # when the last frame is out and latched
 
-    def write(self):
+    def wait(self):
+        """Until the last frame is out and latched (at most its bytes' time + the latch)."""
         while ticks_diff(self._free_at, ticks_us()) > 0:
             pass
+
+    def write(self):
+        self.wait()
         self._copy[:] = self.buf
         self._dma.config(read=self._out, write=self._sm, count=len(self._out), ctrl=self._ctrl,
                          trigger=True)

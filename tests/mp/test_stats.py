@@ -136,4 +136,39 @@ def test_an_idle_loop_never_runs_the_collector():
     assert rig.app.stats.load >= 0   # a whole load window went by
 
 
+
+
+def test_no_collector_pause_while_a_button_is_pressed():
+    # A collection (14 ms on the Pico with the app's heap) between a release and its flash
+    # would make the flash late: the collector waits until no button is down and every
+    # release has counted, then runs after the next frame.
+    rig = Rig({"seats": 4})
+    rig.reply("sit 1")
+    rig.app.stats = stats.Stats(clock_us=lambda: rig.now * 1000 & 0x3FFFFFFF)
+    app = rig.app
+
+    def turns(n):
+        for _ in range(n):
+            app.stats.start()
+            rig.now += 5
+            app.tick(rig.now)
+            app.stats.turn(app.last_frame == rig.now)
+
+    turns(200)
+    app.stats.dirty = True       # garbage made (a command, a save), the collector due
+    before = app.stats.collect.n
+    rig.pins[1].level = 0        # seat 1's button down for 0.6 s
+    turns(120)
+    assert app.stats.pressing
+    assert app.stats.collect.n == before
+    rig.pins[1].level = 1
+    turns(3)                     # released 15 ms ago: not yet counted
+    assert app.stats.pressing and app.stats.collect.n == before
+    turns(10)
+    assert not app.stats.pressing
+    assert rig.table.status(1) == "away"   # the short press acted
+    if MICROPYTHON:
+        assert app.stats.collect.n == before + 1
+
+
 mptest.run_all(globals())
