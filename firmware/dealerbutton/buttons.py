@@ -19,17 +19,6 @@ RELEASED = const(4)  # a stuck button was released at last: it works again
 
 EVENT_NAMES = ("none", "short", "long", "stuck", "released")
 
-# A button's state flags (Button._s).
-_RAW = const(1)  # the level last seen: pressed
-_DOWN = const(2)  # the debounced level: pressed
-_LONG = const(4)  # this press has been held for long_ms
-_ARMED = const(8)  # this press may give SHORT/LONG
-_STUCK = const(16)  # held for stuck_ms: ignored until released
-_STARTED = const(32)  # polled at least once
-_SPARSE = const(64)  # polled more than dense_ms apart since this press began
-_SLOW = const(128)  # this release waits debounce_ms (a tap seen by sparse polls)
-_QUIET = const(256)  # released after release_ms: a new press gets no credit for rearm_ms
-
 
 class Button:
     """One push-button.  ``ev = b.update(pressed, now_ms)`` every poll.
@@ -86,7 +75,19 @@ class Button:
             self.long_ms = long_ms
         if stuck_ms is not None:
             self.stuck_ms = stuck_ms
-        self._s = _ARMED  # the flags above
+        # What a poll knows of the button (each its own flag):
+        self.started = False  # polled at least once
+        self.raw = False      # the level last seen: pressed
+        self.down = False     # the debounced level: pressed
+        self.long = False     # this press has been held for long_ms
+        self.armed = True     # this press may give SHORT/LONG
+        self.stuck = False    # held for stuck_ms and not released since: ignored
+        self.sparse = False   # polled more than dense_ms apart since this press began
+        self.slow = False     # this release waits debounce_ms (a tap seen by sparse polls)
+        self.quiet = False    # released after release_ms: a new press gets no credit for rearm_ms
+        # Released and settled: while its input reads released, update() would change
+        # nothing, so a poll may skip it (False until the first poll).
+        self.at_rest = False
         self._raw_at = 0  # when the input last changed level
         # When the debounced press began (input settled low); once released after
         # release_ms, when that release counted.
@@ -94,77 +95,77 @@ class Button:
         self._poll_at = 0  # the last poll
 
     @property
-    def stuck(self):
-        """Held for stuck_ms and not released since: ignored."""
-        return self._s & _STUCK != 0
-
-    @property
     def long_ready(self):
         """Held for long_ms, not stuck: a release now gives LONG."""
-        return self._s & (_LONG | _DOWN | _STUCK) == _LONG | _DOWN
+        return self.long and self.down and not self.stuck
 
     @property
     def pressed(self):
         """The debounced level."""
-        return self._s & _DOWN != 0
-
-    @property
-    def at_rest(self):
-        """Released and settled: while its input reads released, update() would change
-        nothing, so a poll may skip it."""
-        return self._s & (_RAW | _DOWN | _STARTED) == _STARTED
+        return self.down
 
     def update(self, pressed, now_ms):
-        s = self._s
-        raw = _RAW if pressed else 0
-        if not s & _STARTED:
+        raw = True if pressed else False
+        if not self.started:
+            self.started = True
             self._raw_at = now_ms
             self._poll_at = now_ms
             # Held from the very first poll: nobody pressed it on purpose.
-            self._s = _STARTED | _RAW if raw else _STARTED | _ARMED
+            self.raw = raw
+            self.armed = not raw
+            self.at_rest = not raw
             return NONE
         if ticks_diff(now_ms, self._poll_at) > self.dense_ms:
-            s |= _SPARSE
+            self.sparse = True
         self._poll_at = now_ms
-        if raw != s & _RAW:
-            s ^= _RAW
-            if not s & _DOWN:
+        if raw != self.raw:
+            self.raw = raw
+            if not self.down:
                 if raw:
-                    s &= ~_SPARSE  # a press may begin here: its polls are counted from now
-            elif not raw and s & _SPARSE and ticks_diff(now_ms, self._down_at) < self.rearm_ms:
-                s |= _SLOW  # a tap between polls far apart: perhaps a bounce, not a release
+                    self.sparse = False  # a press may begin here: its polls are counted from now
+            elif not raw and self.sparse and ticks_diff(now_ms, self._down_at) < self.rearm_ms:
+                self.slow = True  # a tap between polls far apart: perhaps a bounce, not a release
             self._raw_at = now_ms
-            if raw and s & _QUIET:
+            if raw and self.quiet:
                 # A press beginning within rearm_ms of a release: most likely that
                 # release's bounce (it can last ~150 ms); it gets no credit until then.
                 since = ticks_diff(now_ms, self._down_at)
                 if 0 <= since < self.rearm_ms:
                     self._raw_at = ticks_add(self._down_at, self.rearm_ms)
                 else:
-                    s &= ~_QUIET
-        if raw << 1 != s & _DOWN and ticks_diff(now_ms, self._raw_at) >= (
-                self.debounce_ms if raw or s & _SLOW else self.release_ms):
+                    self.quiet = False
+        if raw != self.down and ticks_diff(now_ms, self._raw_at) >= (
+                self.debounce_ms if raw or self.slow else self.release_ms):
             if not raw:
-                # Released: a stuck button works again; an unarmed press gives nothing.
-                after = s & ~(_DOWN | _STUCK | _QUIET | _SLOW) | _ARMED
-                if not s & _SLOW:
-                    after |= _QUIET
-                    self._down_at = now_ms
-                self._s = after
-                if s & _STUCK:
-                    return RELEASED
-                if not s & _ARMED:
-                    return NONE
-                return LONG if s & _LONG else SHORT
-            s = (s | _DOWN) & ~(_LONG | _QUIET)
+                return self._released(now_ms)
+            self.down = True
+            self.long = False
+            self.quiet = False
             self._down_at = self._raw_at
-        if raw and s & _DOWN:
+        if raw and self.down:
             # Held (no release pending): time it from the settled press.
             held = ticks_diff(now_ms, self._down_at)
-            if not s & _STUCK and held >= self.stuck_ms:
-                self._s = s | _STUCK
+            if not self.stuck and held >= self.stuck_ms:
+                self.stuck = True
+                self.at_rest = False
                 return STUCK
-            if s & _ARMED and not s & _LONG and held >= self.long_ms:
-                s |= _LONG
-        self._s = s
+            if self.armed and not self.long and held >= self.long_ms:
+                self.long = True
+        self.at_rest = not raw and not self.down
         return NONE
+
+    def _released(self, now_ms):
+        """The debounced release: a stuck button works again; an unarmed press gives
+        nothing; a release that waited debounce_ms (slow) leaves no quiet time."""
+        event = RELEASED if self.stuck else SHORT if not self.long else LONG
+        if not self.stuck and not self.armed:
+            event = NONE
+        self.down = False
+        self.stuck = False
+        self.armed = True
+        self.quiet = not self.slow
+        if not self.slow:
+            self._down_at = now_ms
+        self.slow = False
+        self.at_rest = True
+        return event
