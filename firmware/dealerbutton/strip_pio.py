@@ -65,6 +65,10 @@ class PioNeoPixel:
 
     def write(self):
         self.wait()
+        # Each frame from the program's first instruction, whatever a cut-short frame left
+        # in the state machine (a decoder watching the pin, like the emulated Pico's, takes
+        # the restart as the end of the last frame).
+        self._sm.restart()
         self._copy[:] = self.buf
         self._dma.config(read=self._out, write=self._sm, count=len(self._out), ctrl=self._ctrl,
                          trigger=True)
