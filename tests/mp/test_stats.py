@@ -112,36 +112,9 @@ def test_the_collector_runs_between_frames():
         assert collections == 0   # CPython frees by reference counting: nothing to schedule
 
 
-def test_an_idle_loop_never_runs_the_collector():
-    # Nothing happens: nothing allocates, so the collector (5 ms on the Pico) has no reason
-    # to run, and neither has gc.mem_alloc (11 ms: it walks the whole heap).
-    rig = Rig({"seats": 4})
-    rig.reply("sit 1")
-    rig.app.stats = stats.Stats(clock_us=lambda: rig.now * 1000 & 0x3FFFFFFF)
-    app = rig.app
-
-    def idle(turns):
-        for _ in range(turns):
-            app.stats.start()
-            rig.now += 5
-            app.tick(rig.now)
-            app.stats.turn(app.last_frame == rig.now)
-
-    play(rig, 200)
-    idle(200)       # the last commands' garbage is collected ...
-    before = app.stats.collect.n
-    assert before > 0 or not MICROPYTHON
-    idle(2000)      # ... then 10 s of nothing
-    assert app.stats.collect.n == before, (before, app.stats.collect.n)
-    assert rig.app.stats.load >= 0   # a whole load window went by
-
-
-
-
-def test_no_collector_pause_while_a_button_is_pressed():
-    # A collection (14 ms on the Pico with the app's heap) between a release and its flash
-    # would make the flash late: the collector waits until no button is down and every
-    # release has counted, then runs after the next frame.
+def looping_rig():
+    """A 4-seat rig with a player seated, the loop's clock the rig's, and turns(n): n loop
+    turns 5 ms apart, each ending as the board's loop ends it (Stats.turn)."""
     rig = Rig({"seats": 4})
     rig.reply("sit 1")
     rig.app.stats = stats.Stats(clock_us=lambda: rig.now * 1000 & 0x3FFFFFFF)
@@ -154,6 +127,29 @@ def test_no_collector_pause_while_a_button_is_pressed():
             app.tick(rig.now)
             app.stats.turn(app.last_frame == rig.now)
 
+    return rig, turns
+
+
+def test_an_idle_loop_never_runs_the_collector():
+    # Nothing happens: nothing allocates, so the collector (14 ms on the Pico with the
+    # app's heap) has no reason to run, and neither has gc.mem_alloc (it walks the heap).
+    rig, idle = looping_rig()
+    app = rig.app
+    play(rig, 200)
+    idle(200)       # the last commands' garbage is collected ...
+    before = app.stats.collect.n
+    assert before > 0 or not MICROPYTHON
+    idle(2000)      # ... then 10 s of nothing
+    assert app.stats.collect.n == before, (before, app.stats.collect.n)
+    assert rig.app.stats.load >= 0   # a whole load window went by
+
+
+def test_no_collector_pause_while_a_button_is_pressed():
+    # A collection (14 ms on the Pico with the app's heap) between a release and its flash
+    # would make the flash late: the collector waits until no button is down and every
+    # release has counted, then runs after the next frame.
+    rig, turns = looping_rig()
+    app = rig.app
     turns(200)
     app.stats.dirty = True       # garbage made (a command, a save), the collector due
     before = app.stats.collect.n
