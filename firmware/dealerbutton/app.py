@@ -467,8 +467,9 @@ class App:
                 return "err rule seat %d is empty: nobody to leave" % seat
             return self.act("leave", "leave", seat, defer_save)
         if self.ring.mode == ringmod.DRAW:
-            if status == "empty" or status == "away":
-                return "err rule seat %d is %s: the button goes to a seated player" % (seat, status)
+            if status == "empty":
+                return "err rule seat %d is empty: the button goes to a seated player" % seat
+            # The draw may go to a player who is away (S1): the first button is dead there.
             return self.act("button", "deal", seat, defer_save)
         if status == "empty":
             return self.act("sit", "sit", seat, defer_save)

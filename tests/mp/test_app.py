@@ -108,6 +108,18 @@ def test_draw_needs_two_players_and_can_be_cancelled():
     assert rig.table.hands == 0
 
 
+def test_the_draw_won_by_a_player_who_is_away_gives_him_a_dead_button():
+    # S1: the seat that won the draw is pressed though its player stepped away since.
+    rig = seated(4)
+    rig.send("away 1")
+    rig.press(0)
+    assert rig.ring.mode == R.DRAW
+    lines = rig.send("press 1")
+    assert lines == ['* hand {"n":1,"button":1,"sb":2,"bb":3,"dealt":[2,3,4],'
+                     '"posts":{"2":[10,0],"3":[20,0]},"first_to_act":4}', "ok button"], lines
+    assert rig.table.status(1) == "away"
+
+
 def test_next_hand_deals_and_long_press_undoes():
     rig = seated(4)
     rig.send("deal 1")
