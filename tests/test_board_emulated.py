@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from dealerbutton_host import boardbench
 from dealerbutton_host.boardbench import RingView, Setup, Table, press
-from dealerbutton_host.client import CommandError
+from dealerbutton_host.device.client import CommandError
 from dealerbutton_host.rp2sim import Kit, KitMissing
 
 BIN = Path(sys.executable).parent

@@ -244,7 +244,7 @@ def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit
     """Held at power-up: boot.py leaves CIRCUITPY to the computer, code.py does not start
     the app and the REPL is free; let go and reloaded (Ctrl-D), the app plays but cannot
     save, and says so on the console."""
-    from dealerbutton_host.deploy import Board as Repl
+    from dealerbutton_host.device.deploy import Board as Repl
 
     t = Table(kit, Setup("held", "held", {}), QUIET, runtime="circuitpython")
     try:

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 from dealerbutton_host import bridge, mqttconn
-from dealerbutton_host.client import DeviceError
+from dealerbutton_host.device.client import DeviceError
 from dealerbutton_host.simtable import SimTable
 
 

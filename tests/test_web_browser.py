@@ -17,7 +17,7 @@ from dealerbutton import config as fwconfig
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
 from dealerbutton_host import web
-from dealerbutton_host.view import shown
+from dealerbutton_host.device.view import shown
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
-from .device import EmulatorError, firmware_dir, micropython_exe
+from .device.deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
+from .device.emulator import EmulatorError, firmware_dir, micropython_exe
 
 HERE = Path(__file__).resolve().parent
 DEVICE_SCRIPT = HERE / "bench_device.py"

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .client import Client, DeviceError
+from .device.client import Client, DeviceError
 from .rp2sim import NS_PER_MS, Board, BoardError, Kit, KitMissing
 
 HERE = Path(__file__).resolve().parent
@@ -173,8 +173,8 @@ class Table:
 
     def deploy_drive(self, drive: Path, config: Path) -> float:
         """`dealerbutton deploy --drive` into a folder (wall time)."""
-        from .deploy import DeployError
-        from .drive import deploy_drive
+        from .device.deploy import DeployError
+        from .device.drive import deploy_drive
 
         t0 = time.monotonic()
         try:
@@ -184,7 +184,7 @@ class Table:
         return round(time.monotonic() - t0, 2)
 
     def deploy(self, config: Path) -> float:
-        from .deploy import DeployError, deploy
+        from .device.deploy import DeployError, deploy
 
         assert self.board is not None
         lines: List[str] = []
@@ -392,7 +392,7 @@ def measure_presses(table: Table, rounds: int) -> Dict[str, Any]:
 def run_probe(table: Table) -> Dict[str, Any]:
     """Hand the serial line to the REPL (`repl`) and run boardprobe.py there: the App built
     as board.run() builds it, on the table the bench left in /state.json."""
-    from .deploy import Board as Repl
+    from .device.deploy import Board as Repl
 
     assert table.board is not None and table.client is not None
     table.client.close()

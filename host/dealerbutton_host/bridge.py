@@ -24,7 +24,7 @@ from typing import Callable, Deque, Optional
 from dealerbutton import net
 
 from . import mqttconn
-from .client import Client, DeviceClosed, DeviceError
+from .device.client import Client, DeviceClosed, DeviceError
 
 log = logging.getLogger("dealerbutton.bridge")
 

@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-from .device import firmware_dir, micropython_exe
+from .device.emulator import firmware_dir, micropython_exe
 
 IDLE_RATIO = 91
 DEAL_RATIO = 119
