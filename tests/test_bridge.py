@@ -7,7 +7,7 @@ import logging
 import pytest
 from dealerbutton_host import bridge, mqttconn
 from dealerbutton_host.device.client import DeviceError
-from dealerbutton_host.simtable import SimTable
+from dealerbutton_host.sim.table import SimTable
 
 
 class Clock:

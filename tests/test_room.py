@@ -11,7 +11,7 @@ import sys
 import pytest
 from dealerbutton_host import room
 from dealerbutton_host.bridge import TableBridge
-from dealerbutton_host.simtable import SimTable
+from dealerbutton_host.sim.table import SimTable
 from mqttrig import MOSQUITTO, Mosquitto, Recorder
 
 GLYPHS = {"active": "#", "away": "a", "waiting": "w", "empty": "."}

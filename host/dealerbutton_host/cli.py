@@ -251,8 +251,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return bench_main([])
         if args.command == "simulate":
-            from .simulate import main as simulate_main
-            from .simulate import referee_main, tournament_main
+            from .sim.simulate import main as simulate_main
+            from .sim.simulate import referee_main, tournament_main
 
             seats = getattr(args, "seats", None)
             if args.tournament:

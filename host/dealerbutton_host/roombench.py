@@ -3,7 +3,7 @@
     python -m dealerbutton_host.roombench                 # N = 10, 100, 300; 10 s each
     python -m dealerbutton_host.roombench --tables 50 --seconds 5
 
-Each table is the firmware's App with emulated buttons (simtable.SimTable) behind the
+Each table is the firmware's App with emulated buttons (sim.table.SimTable) behind the
 bridge's own TableBridge and its own MQTT connection (with its last will), all in one
 "bridges" process. Every table presses its next-hand button about every --period seconds
 (a real table deals about once in two minutes: at 3 s this is 40 times faster). Printed for each N:
@@ -78,7 +78,7 @@ def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> No
     from paho.mqtt.enums import CallbackAPIVersion
 
     from .bridge import TableBridge
-    from .simtable import SimTable
+    from .sim.table import SimTable
 
     rng = random.Random(7)
     tables = []
