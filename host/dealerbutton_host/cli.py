@@ -27,7 +27,7 @@ from .options import (
     serial_port,
     whole,
 )
-from .web import WebError
+from .web.server import WebError
 
 RULE_SETS = ("dead", "moving", "simple")
 # What to use instead of the live view when there is no terminal to draw it in.
@@ -290,7 +290,7 @@ def _say(text: str) -> None:
 
 
 def web(args) -> int:
-    from . import web as webmod
+    from .web import server as webmod
 
     if args.out:
         n = webmod.build(args.out)
