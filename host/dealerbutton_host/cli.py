@@ -239,15 +239,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             if board_only and not args.board:
                 p.bench.error("--%s needs --board" % board_only[0])  # type: ignore[attr-defined]
             if args.board:
-                from .boardbench import main as board_main
+                from .bench.board import main as board_main
 
                 return board_main(args.kit, args.json, args.quick, args.profile,
                                   runtime=args.runtime)
             if args.port:
-                from .boardstats import main as stats_main
+                from .bench.port import main as stats_main
 
                 return stats_main(args.port)
-            from .bench import main as bench_main
+            from .bench.local import main as bench_main
 
             return bench_main([])
         if args.command == "simulate":
