@@ -184,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
                    "CircuitPython 10.2.1 (the drive written by deploy --drive), or both, "
                    "a column each")
 
-    from .mqttcli import add_parsers as add_mqtt_parsers
+    from .room.cli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
@@ -264,7 +264,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "web":
             return web(args)
         if args.command in ("bridge", "room"):
-            from .mqttcli import run as run_mqtt
+            from .room.cli import run as run_mqtt
 
             return run_mqtt(args)
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
