@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from dealerbutton_host import bench
+from dealerbutton_host.bench import local
 from mpy import ROOT
 
 
@@ -33,8 +33,8 @@ def _row(stdout, label):
 def test_every_figure_is_in_the_table_and_the_json(run):
     proc, result, _ = run
     assert result["quick"] is True and result["runs"] == 1
-    assert set(result["figures"]) == set(bench.FIGURE_KEYS)
-    for key, label, _unit, _kind in bench.FIGURES:
+    assert set(result["figures"]) == set(local.FIGURE_KEYS)
+    for key, label, _unit, _kind in local.FIGURES:
         row = _row(proc.stdout, label)
         f = result["figures"][key]
         assert f["label"] == label
@@ -49,8 +49,8 @@ def test_every_figure_is_in_the_table_and_the_json(run):
 def test_each_time_per_call_of_the_unix_port_and_of_cpython(run):
     proc, result, _ = run
     t = result["timings"]
-    assert set(t) == set(bench.TIMING_KEYS)
-    for key, label, _where in bench.TIMINGS:
+    assert set(t) == set(local.TIMING_KEYS)
+    for key, label, _where in local.TIMINGS:
         row = _row(proc.stdout, label)
         f = t[key]
         assert f["label"] == label
@@ -59,7 +59,7 @@ def test_each_time_per_call_of_the_unix_port_and_of_cpython(run):
             assert runtime["n"] > 0 and 0 <= runtime["median_us"] <= runtime["p95_us"], (key, f)
         # One run: no range; the unix port's ticks are whole microseconds.
         assert "  %d / %d  " % (unix["median_us"], unix["p95_us"]) in row, row
-        assert row.endswith("  " + bench.fmt_value("time", f["cpython"])), row
+        assert row.endswith("  " + local.fmt_value("time", f["cpython"])), row
 
 
 def test_several_runs_are_shown_as_ranges():
@@ -67,12 +67,12 @@ def test_several_runs_are_shown_as_ranges():
         return {"median_us": median, "p95_us": p95, "n": 10}
 
     timings = {key: {"label": label, "unix": [run_of(7, 21), run_of(9, 19), run_of(8, 21)],
-                     "cpython": run_of(6.5, 120.4)} for key, label, _ in bench.TIMINGS}
+                     "cpython": run_of(6.5, 120.4)} for key, label, _ in local.TIMINGS}
     timings["gc_time"]["unix"] = [run_of(62, 70), run_of(62, 70)]  # the same in both
     timings["event_time"]["unix"] = [None, run_of(5, 6)]  # a run without samples
-    out = bench.timing_table(timings)
+    out = local.timing_table(timings)
     lines = out.splitlines()
-    assert lines[0].startswith("time per call ") and len(lines) == 2 + len(bench.TIMINGS)
+    assert lines[0].startswith("time per call ") and len(lines) == 2 + len(local.TIMINGS)
     assert lines[2].startswith("frame, 60 LEDs 12 seats  ")
     assert "  7-9 / 19-21  " in lines[2] and lines[2].endswith("  6.5 / 120")
     assert "  62 / 70  " in _row(out, "gc.collect()")
@@ -86,11 +86,11 @@ def test_only_what_is_measured_here_and_where_the_board_figures_are(run):
         assert gone not in out, gone
         assert gone not in json.dumps(result["timings"]) + json.dumps(result["figures"]), gone
     # One line says where the board's figures come from, and the docstring says it too.
-    assert out.splitlines().count(bench.BOARD_NOTE) == 1
-    assert "dealerbutton bench --board" in bench.BOARD_NOTE
-    assert "dealerbutton bench --board" in " ".join((bench.__doc__ or "").split())
+    assert out.splitlines().count(local.BOARD_NOTE) == 1
+    assert "dealerbutton bench --board" in local.BOARD_NOTE
+    assert "dealerbutton bench --board" in " ".join((local.__doc__ or "").split())
     # Every heap-in-use row says whose heap it is.
-    labels = [label for _k, label, _u, _kind in bench.FIGURES if label.startswith("heap in use")]
+    labels = [label for _k, label, _u, _kind in local.FIGURES if label.startswith("heap in use")]
     assert len(labels) == 6
     assert all(label.startswith("heap in use (64-bit unix port): ") for label in labels)
 
@@ -103,7 +103,7 @@ def test_progress_goes_to_stderr(run):
 
 def test_heap_per_call_is_counted_on_micropython_only(run):
     _, result, _ = run
-    for key, _label, _unit, kind in bench.FIGURES:
+    for key, _label, _unit, kind in local.FIGURES:
         if kind != "heap":
             continue
         f = result["figures"][key]
@@ -135,8 +135,8 @@ def test_heap_with_a_network_block_and_with_a_tournament(run):
     # A Pico W's board keeps net.py and its Net as well: more than the plain table.
     assert hi["wifi_b"] > hi["app_b"], hi
     # A tournament table: measured when this firmware takes the "tournament" block.
-    cmd = [sys.executable, "-c", "from dealerbutton import config; from dealerbutton_host."
-           "bench_device import TOURNAMENT; print(not config.validate({'tournament': "
+    cmd = [sys.executable, "-c", "from dealerbutton import config; from dealerbutton_host.bench."
+           "local_probe import TOURNAMENT; print(not config.validate({'tournament': "
            "TOURNAMENT})[1])"]
     takes = subprocess.run(cmd, capture_output=True, text=True, check=True,
                            env={"PYTHONPATH": "%s:%s" % (ROOT / "firmware",
@@ -190,14 +190,14 @@ def test_json_describes_the_run(run):
 
 def test_default_json_file_in_the_current_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert bench.main(["--quick"]) == 0
+    assert local.main(["--quick"]) == 0
     assert "bench-results.json written" in capsys.readouterr().out
     assert set(json.loads((tmp_path / "bench-results.json").read_text())["figures"]) == set(
-        bench.FIGURE_KEYS)
+        local.FIGURE_KEYS)
 
 
 def test_bad_firmware_folder_and_runs_are_refused(tmp_path, capsys):
-    assert bench.main(["--quick", "--firmware", str(tmp_path)]) == 2
+    assert local.main(["--quick", "--firmware", str(tmp_path)]) == 2
     assert "no dealerbutton/app.py" in capsys.readouterr().err
-    assert bench.main(["--quick", "--runs", "0"]) == 2
+    assert local.main(["--quick", "--runs", "0"]) == 2
     assert "--runs 0 is not in 1..20" in capsys.readouterr().err

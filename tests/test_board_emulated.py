@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from dealerbutton_host import boardbench
-from dealerbutton_host.boardbench import RingView, Setup, Table, press
-from dealerbutton_host.client import CommandError
-from dealerbutton_host.rp2sim import Kit, KitMissing
+from dealerbutton_host.bench import board as boardbench
+from dealerbutton_host.bench.board import RingView, Setup, Table, press
+from dealerbutton_host.bench.rp2sim import Kit, KitMissing
+from dealerbutton_host.device.client import CommandError
 
 BIN = Path(sys.executable).parent
 

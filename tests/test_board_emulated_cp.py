@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from dealerbutton import rules
-from dealerbutton_host.boardbench import RingView, Setup, Table, press
-from dealerbutton_host.rp2sim import KitMissing
+from dealerbutton_host.bench.board import RingView, Setup, Table, press
+from dealerbutton_host.bench.rp2sim import KitMissing
 from test_board_emulated import (
     QUIET,
     a_save,
@@ -244,7 +244,7 @@ def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit
     """Held at power-up: boot.py leaves CIRCUITPY to the computer, code.py does not start
     the app and the REPL is free; let go and reloaded (Ctrl-D), the app plays but cannot
     save, and says so on the console."""
-    from dealerbutton_host.deploy import Board as Repl
+    from dealerbutton_host.device.deploy import Board as Repl
 
     t = Table(kit, Setup("held", "held", {}), QUIET, runtime="circuitpython")
     try:
@@ -289,7 +289,7 @@ def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit
 def test_the_bench_prints_a_column_per_runtime():
     """`bench --board --runtime both`: the figures of each runtime side by side (the table
     alone, from figures of the shape a run gives; no board needed)."""
-    from dealerbutton_host import boardbench
+    from dealerbutton_host.bench import board as boardbench
 
     def run(idle):
         return {"setups": {"empty": {"label": "empty table", "idle_cpu": idle,

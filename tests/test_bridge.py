@@ -5,9 +5,9 @@ import json
 import logging
 
 import pytest
-from dealerbutton_host import bridge, mqttconn
-from dealerbutton_host.client import DeviceError
-from dealerbutton_host.simtable import SimTable
+from dealerbutton_host.device.client import DeviceError
+from dealerbutton_host.room import bridge, mqttconn
+from dealerbutton_host.sim.table import SimTable
 
 
 class Clock:

@@ -140,15 +140,15 @@ def test_readme_names_the_parts_and_the_picture(part):
 
 
 def test_ring_legend_svg_is_up_to_date():
-    from dealerbutton_host import ringsvg
+    from dealerbutton_host.web import ringsvg
 
     assert ringsvg.legend_svg() == (HW / "ring-legend.svg").read_text(), (
-        "regenerate: python -m dealerbutton_host.ringsvg -o hardware/ring-legend.svg")
+        "regenerate: python -m dealerbutton_host.web.ringsvg -o hardware/ring-legend.svg")
 
 
 def test_ring_legend_colours_come_from_the_renderer():
     from dealerbutton import ring
-    from dealerbutton_host import ringsvg
+    from dealerbutton_host.web import ringsvg
 
     svg = (HW / "ring-legend.svg").read_text()
     _, sample = ringsvg.sample_frame()
@@ -162,7 +162,7 @@ def test_ring_legend_colours_come_from_the_renderer():
 
 
 def test_ringsvg_command_writes_the_file(tmp_path):
-    from dealerbutton_host import ringsvg
+    from dealerbutton_host.web import ringsvg
 
     out = tmp_path / "legend.svg"
     assert ringsvg.main(["-o", str(out)]) == 0

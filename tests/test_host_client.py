@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from dealerbutton_host.client import (
+from dealerbutton_host.device.client import (
     Client,
     CommandError,
     DeviceClosed,

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from dealerbutton.clock import Clock
 from dealerbutton.config import check_tournament
-from dealerbutton_host import clockview
-from dealerbutton_host.client import DeviceError, Reply
-from dealerbutton_host.device import PtyDevice
-from dealerbutton_host.view import to_text
+from dealerbutton_host.device import clockview
+from dealerbutton_host.device.client import DeviceError, Reply
+from dealerbutton_host.device.emulator import PtyDevice
+from dealerbutton_host.device.view import to_text
 from test_clock import MIN, SCHEDULE  # tests/mp: the firmware clock's own tests
 from test_host_view import Tmux, dealerbutton
 
@@ -387,7 +387,8 @@ def test_a_device_without_the_clock_is_one_clear_line(tmp_path):
 
 
 def test_no_board_is_a_clear_message(monkeypatch, capsys):
-    from dealerbutton_host import cli, deploy
+    from dealerbutton_host import cli
+    from dealerbutton_host.device import deploy
 
     monkeypatch.setattr(deploy, "find_board", lambda: None)
     assert cli.main(["clock"]) == 2

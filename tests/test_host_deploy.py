@@ -13,7 +13,8 @@ import tty
 from pathlib import Path
 
 import pytest
-from dealerbutton_host import cli, deploy
+from dealerbutton_host import cli
+from dealerbutton_host.device import deploy
 from mpy import FAKES, FIRMWARE, micropython_exe
 
 BIN = Path(sys.executable).parent

@@ -9,8 +9,8 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from dealerbutton_host import drive
-from dealerbutton_host.deploy import DeployError
+from dealerbutton_host.device import drive
+from dealerbutton_host.device.deploy import DeployError
 from mpy import FIRMWARE
 
 BIN = Path(sys.executable).parent

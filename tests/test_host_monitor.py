@@ -53,7 +53,8 @@ def test_scripted_session(tmp_path):
 
 
 def test_no_board_is_a_clear_message(monkeypatch, capsys):
-    from dealerbutton_host import cli, deploy
+    from dealerbutton_host import cli
+    from dealerbutton_host.device import deploy
 
     monkeypatch.setattr(deploy, "find_board", lambda: None)
     assert cli.main(["monitor", "-c", "ping"]) == 2

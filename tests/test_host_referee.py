@@ -1,4 +1,4 @@
-"""The independent referee (host/dealerbutton_host/referee.py) and `dealerbutton simulate
+"""The independent referee (host/dealerbutton_host/sim/referee.py) and `dealerbutton simulate
 --referee`: random sessions on every rule set and table size agree with the rules core, every
 deal posts the blind of each position plus what `owes` said before it, and a core that breaks
 a ruling is caught, with the shortest session that shows it."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dealerbutton import rules
 from dealerbutton.rules import Table
-from dealerbutton_host import referee, simulate
+from dealerbutton_host.sim import referee, simulate
 
 BIN = Path(sys.executable).parent
 

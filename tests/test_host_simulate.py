@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from dealerbutton.rules import Table
-from dealerbutton_host import simulate
+from dealerbutton_host.sim import simulate
 
 BIN = Path(sys.executable).parent
 

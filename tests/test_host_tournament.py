@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from dealerbutton_host import clockview, view
-from dealerbutton_host.client import Client
+from dealerbutton_host.device import clockview, view
+from dealerbutton_host.device.client import Client
 from test_host_clockview import wait_for_big
 from test_host_view import Tmux, dealerbutton
 
@@ -96,7 +96,7 @@ def test_the_model_reads_the_clock_only_at_a_tournament_table():
 
         def send(self, command):
             self.sent.append(command)
-            from dealerbutton_host.client import Reply
+            from dealerbutton_host.device.client import Reply
             return Reply("ok " + json.dumps(LEVEL_3) if command == "clock" else "err nohand x")
 
     cash = Fake({"seats": 9})

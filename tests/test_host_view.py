@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from dealerbutton import ring as ringmod
-from dealerbutton_host import view
+from dealerbutton_host.device import view
 
 BIN = Path(sys.executable).parent
 HAND = {"n": 4, "button": 3, "sb": 5, "bb": 6, "dealt": [5, 6, 1, 2, 3],

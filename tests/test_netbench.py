@@ -1,11 +1,11 @@
-"""python -m dealerbutton_host.netbench runs the firmware's Net under the unix port and
+"""python -m dealerbutton_host.bench.net runs the firmware's Net under the unix port and
 prints its figures (what they are is for the README, not asserted here)."""
 
-from dealerbutton_host import netbench
+from dealerbutton_host.bench import net
 
 
 def test_netbench_prints_its_three_figures(capsys):
-    assert netbench.main(["--calls", "200"]) == 0
+    assert net.main(["--calls", "200"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Pico W publishing, micropython unix port (best of 5 x 200 ticks, 10")
     names = [line[:14].strip() for line in out[2:]]

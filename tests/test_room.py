@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from dealerbutton_host import room
-from dealerbutton_host.bridge import TableBridge
-from dealerbutton_host.simtable import SimTable
+from dealerbutton_host.room import model, view
+from dealerbutton_host.room.bridge import TableBridge
+from dealerbutton_host.sim.table import SimTable
 from mqttrig import MOSQUITTO, Mosquitto, Recorder
 
 GLYPHS = {"active": "#", "away": "a", "waiting": "w", "empty": "."}
@@ -46,7 +46,7 @@ def table_state(seated, seats=9, name="1", clock=None, deal=True, away=()):
 
 def model_with(*tables):
     clock = Clock()
-    m = room.RoomModel("club", now=clock)
+    m = model.RoomModel("club", now=clock)
     for name, state, online in tables:
         if state is not None:
             m.handle("dealerbutton/club/%s/state" % name, state.encode())
@@ -89,7 +89,7 @@ def test_the_clock_counts_down_between_messages():
     m.handle("dealerbutton/club/1/state", table_state([1, 2, 3], clock=paused).encode())
     now.t += 30
     assert m.summary()["tables"][0]["clock"]["ms_left"] == 90000
-    lines = room.render_text(m.summary(), GLYPHS)
+    lines = view.render_text(m.summary(), GLYPHS)
     assert "L3 50/100 ante 100 1:30 paused" in lines[3]
 
 
@@ -103,17 +103,17 @@ def sizes(*players, seats=9):
             st = {"seats": [{"seat": s, "status": "active" if s <= n else "empty",
                              "owes": [0, 0]} for s in range(1, seats + 1)], "hand": None}
         st["tournament"] = True
-        out.append(room.table_summary(str(i), st, True, 0, []))
+        out.append(model.table_summary(str(i), st, True, 0, []))
     return out
 
 
 def test_balanced_tables_need_no_move():
-    b = room.balance(sizes(9, 8, 8))
+    b = model.balance(sizes(9, 8, 8))
     assert b["moves"] == [] and b["break"] is None and b["players"] == 25
 
 
 def test_the_longest_gives_its_next_big_blind_to_the_shortest():
-    b = room.balance(sizes(9, 9, 6))
+    b = model.balance(sizes(9, 9, 6))
     # hand 1 had the button on 1, blinds 2 and 3: seat 4 is the next big blind
     assert b["moves"] == [{"from": "1", "to": "3", "seat": 4},
                           {"from": "2", "to": "3", "seat": 4}]
@@ -121,7 +121,7 @@ def test_the_longest_gives_its_next_big_blind_to_the_shortest():
 
 
 def test_a_table_breaks_when_the_players_fit_at_one_fewer():
-    b = room.balance(sizes(8, 7, 3))  # 18 players fit at two tables of nine
+    b = model.balance(sizes(8, 7, 3))  # 18 players fit at two tables of nine
     assert b["break"] == "3"
     moves = b["moves"]
     assert [m["to"] for m in moves] == ["2", "1", "2"]
@@ -133,7 +133,7 @@ def test_a_table_breaks_when_the_players_fit_at_one_fewer():
 def test_balancing_never_overfills_a_table():
     nine, six, five = sizes(9)[0], sizes(6, seats=6)[0], sizes(5)[0]
     nine["name"], six["name"], five["name"] = "A", "B", "C"
-    b = room.balance([nine, six, five])
+    b = model.balance([nine, six, five])
     # B is full (6 of 6): it gets nobody however short it is of A
     assert b["moves"] == [{"from": "A", "to": "C", "seat": 4},
                           {"from": "A", "to": "C", "seat": 5}]
@@ -147,7 +147,7 @@ def test_a_tournament_in_the_summary_and_the_terminal():
                       ("cash", table_state([1, 2]), "1"))
     s = m.summary()
     assert [x["name"] for x in s["tournament"]["sizes"]] == ["1", "2", "3"]
-    text = "\n".join(room.render_text(s, GLYPHS))
+    text = "\n".join(view.render_text(s, GLYPHS))
     assert "Tournament: 20 players at 3 tables (1:9 2:8 3:3)" in text
     assert "move seat 4 from table 1 to table 3" in text
     assert "T1       [#] #  #  #  #  #  #  #  #   0 open, -- hands/h, 10/20, " \
@@ -197,11 +197,11 @@ def test_an_emptied_retained_state_removes_the_table():
 
 
 def test_no_more_than_a_thousand_tables(caplog):
-    m = room.RoomModel("club")
+    m = model.RoomModel("club")
     with caplog.at_level(logging.WARNING, logger="dealerbutton.room"):
-        for i in range(room.MAX_TABLES + 5):
+        for i in range(model.MAX_TABLES + 5):
             m.handle("dealerbutton/club/t%d/online" % i, b"1")
-    assert len(m.tables) == room.MAX_TABLES and m.refused == 5
+    assert len(m.tables) == model.MAX_TABLES and m.refused == 5
 
 
 @pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
@@ -253,4 +253,4 @@ def test_the_firmware_clock_reaches_the_room():
              table_state([1, 2, 3], clock=json.loads(tc.json(21 * 60000))).encode())
     c = m.summary()["tables"][0]["clock"]
     assert c["break"] and c["ms_left"] == 9 * 60000
-    assert "break 9:00" in room.render_text(m.summary(), GLYPHS)[3]
+    assert "break 9:00" in view.render_text(m.summary(), GLYPHS)[3]

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ
 
 
 def test_benchmark_small_run():
-    r = subprocess.run([sys.executable, "-m", "dealerbutton_host.roombench", "--tables", "4",
+    r = subprocess.run([sys.executable, "-m", "dealerbutton_host.room.bench", "--tables", "4",
                         "--seconds", "2", "--period", "0.5"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -8,7 +8,7 @@ import threading
 
 import pagetext
 import pytest
-from dealerbutton_host import roomweb
+from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
 
 CHROMIUM = "/usr/bin/chromium"
@@ -24,7 +24,7 @@ def page_of():
     def open_page(model, size=(1280, 800)):
         from playwright.sync_api import sync_playwright
 
-        server = roomweb.make_server(model, "127.0.0.1:0")
+        server = make_server(model, "127.0.0.1:0")
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         pw = sync_playwright().start()

@@ -8,9 +8,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from dealerbutton_host import cli, web
+from dealerbutton_host import cli
+from dealerbutton_host.web import server as web
 
-FIRMWARE = Path(web.__file__).resolve().parents[2] / "firmware" / "dealerbutton"
+FIRMWARE = Path(web.__file__).resolve().parents[3] / "firmware" / "dealerbutton"
 
 
 def need_runtime():
@@ -49,7 +50,7 @@ def test_missing_runtime_is_one_clear_line(tmp_path):
 
 
 def test_the_runtime_is_pinned():
-    root = Path(web.__file__).resolve().parents[2]
+    root = Path(web.__file__).resolve().parents[3]
     package = json.loads((root / "package.json").read_text())
     lock = json.loads((root / "package-lock.json").read_text())
     assert package["dependencies"] == {web.RUNTIME_PACKAGE: "1.27.0"}

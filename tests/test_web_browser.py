@@ -16,8 +16,8 @@ import pytest
 from dealerbutton import config as fwconfig
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
-from dealerbutton_host import web
-from dealerbutton_host.view import shown
+from dealerbutton_host.device.view import shown
+from dealerbutton_host.web import server as web
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -296,7 +296,7 @@ FAKE_SERIAL = """
 
 
 def start_emulator(tmp_path, *args):
-    env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[2] / "firmware"))
+    env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[3] / "firmware"))
     proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
                              str(tmp_path)] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=env)

@@ -1,4 +1,4 @@
-"""The page's glue (webpage/webtable.py) around the firmware's App: the same transcript on
+"""The page's glue (web/page/webtable.py) around the firmware's App: the same transcript on
 CPython and on the MicroPython unix port (the page runs it in MicroPython's WebAssembly
 port, built from the same sources)."""
 
@@ -7,7 +7,7 @@ import sys
 
 from mpy import FIRMWARE, ROOT, run_micropython
 
-WEBPAGE = ROOT / "host" / "dealerbutton_host" / "webpage"
+WEBPAGE = ROOT / "host" / "dealerbutton_host" / "web" / "page"
 
 SCENARIO = r'''
 import webtable

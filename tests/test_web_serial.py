@@ -75,7 +75,7 @@ def test_clock_as_the_page_shows_it(run):
 
 
 def test_ring_geometry_is_the_terminal_views(run):
-    from dealerbutton_host.view import ring_positions
+    from dealerbutton_host.device.view import ring_positions
 
     for got, args in ((run["ring"], (24, 9, 0, False)), (run["ringCcw"], (12, 3, 2, True))):
         led_turn, seat_turn = ring_positions(*args)

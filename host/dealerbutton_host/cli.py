@@ -12,9 +12,10 @@ from typing import Dict, List, Optional, cast
 
 from dealerbutton import VERSION
 
-from .client import Client, DeviceError
-from .deploy import DeployError
-from .device import EmulatorError
+from .device.client import Client, DeviceError
+from .device.deploy import DeployError
+from .device.emulator import EmulatorError
+from .device.view import NoTerminal
 from .options import (
     Parser,
     board_folder,
@@ -26,8 +27,7 @@ from .options import (
     serial_port,
     whole,
 )
-from .view import NoTerminal
-from .web import WebError
+from .web.server import WebError
 
 RULE_SETS = ("dead", "moving", "simple")
 # What to use instead of the live view when there is no terminal to draw it in.
@@ -184,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
                    "CircuitPython 10.2.1 (the drive written by deploy --drive), or both, "
                    "a column each")
 
-    from .mqttcli import add_parsers as add_mqtt_parsers
+    from .room.cli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
     sub.add_parser("version", help="print the firmware version")
@@ -219,18 +219,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                 if args.target != "/" or args.no_reset:
                     p.deploy.error("--%s is for a MicroPython board (--port), not --drive"  # type: ignore[attr-defined]
                                    % ("target" if args.target != "/" else "no-reset"))
-                from .drive import deploy_drive
+                from .device.drive import deploy_drive
 
                 return deploy_drive(args.drive, dry_run=args.dry_run, config=args.config,
                                     out=_say)
-            from .deploy import deploy
+            from .device.deploy import deploy
 
             return deploy(port=args.port, dry_run=args.dry_run, config=args.config,
                           target=args.target, reset=not args.no_reset, out=_say)
         if args.command == "monitor":
             return monitor(args)
         if args.command == "clock":
-            from .clockview import main as clock_main
+            from .device.clockview import main as clock_main
 
             return clock_main(_monitor_port(args))
         if args.command == "bench":
@@ -239,20 +239,20 @@ def main(argv: Optional[List[str]] = None) -> int:
             if board_only and not args.board:
                 p.bench.error("--%s needs --board" % board_only[0])  # type: ignore[attr-defined]
             if args.board:
-                from .boardbench import main as board_main
+                from .bench.board import main as board_main
 
                 return board_main(args.kit, args.json, args.quick, args.profile,
                                   runtime=args.runtime)
             if args.port:
-                from .boardstats import main as stats_main
+                from .bench.port import main as stats_main
 
                 return stats_main(args.port)
-            from .bench import main as bench_main
+            from .bench.local import main as bench_main
 
             return bench_main([])
         if args.command == "simulate":
-            from .simulate import main as simulate_main
-            from .simulate import referee_main, tournament_main
+            from .sim.simulate import main as simulate_main
+            from .sim.simulate import referee_main, tournament_main
 
             seats = getattr(args, "seats", None)
             if args.tournament:
@@ -264,7 +264,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if args.command == "web":
             return web(args)
         if args.command in ("bridge", "room"):
-            from .mqttcli import run as run_mqtt
+            from .room.cli import run as run_mqtt
 
             return run_mqtt(args)
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
@@ -290,7 +290,7 @@ def _say(text: str) -> None:
 
 
 def web(args) -> int:
-    from . import web as webmod
+    from .web import server as webmod
 
     if args.out:
         n = webmod.build(args.out)
@@ -301,24 +301,24 @@ def web(args) -> int:
 
 # -- emulate ------------------------------------------------------------------------------
 def emulate(args) -> int:
-    from . import device, view
+    from .device import emulator, view
 
     if args.link and not args.pty:
         raise EmulatorError("--link PATH works only with --pty (PATH becomes a name for its "
                             "pseudo-terminal); %s has none"
                             % ("--stdio" if args.stdio else "the live view"))
-    state = device.state_dir(args.state)
+    state = emulator.state_dir(args.state)
     given = {"seats": args.seats, "leds": args.leds, "rules": args.rules,
              "config": args.config}
-    opts = device.remembered_options(state, given)
-    refused = device.refused_options(opts, given)
+    opts = emulator.remembered_options(state, given)
+    refused = emulator.refused_options(opts, given)
     if refused:  # said here, and not remembered
         raise EmulatorError(refused)
     if not (args.stdio or args.pty):
         view.need_terminal()
-    device.prepare_state_dir(state)
-    device.remember_options(state, opts)
-    argv, env = device.device_command(micropython=args.micropython, state=str(state), **opts)
+    emulator.prepare_state_dir(state)
+    emulator.remember_options(state, opts)
+    argv, env = emulator.device_command(micropython=args.micropython, state=str(state), **opts)
     if args.stdio:
         sys.stdout.flush()
         os.execvpe(argv[0], argv, env)
@@ -328,7 +328,7 @@ def emulate(args) -> int:
 
 
 def emulate_pty(argv, env, link) -> int:
-    from .device import PtyDevice
+    from .device.emulator import PtyDevice
 
     dev = PtyDevice(argv, env, link=link)
 
@@ -352,12 +352,12 @@ def emulate_pty(argv, env, link) -> int:
 
 
 def emulate_view(argv, env, args, state) -> int:
-    from . import device, view
+    from .device import emulator, view
 
     procs = []
 
     def connect() -> Client:
-        proc = device.start_piped(argv, env)
+        proc = emulator.start_piped(argv, env)
         procs.append(proc)
         client = Client.process(proc, timeout=5.0)
         client.sync(timeout=10.0)
@@ -414,7 +414,7 @@ def _stop_device(proc) -> None:
 def _monitor_port(args) -> str:
     if args.port:
         return args.port
-    from .deploy import find_board
+    from .device.deploy import find_board
 
     port = find_board()
     if port is None:
@@ -425,7 +425,7 @@ def _monitor_port(args) -> str:
 
 
 def monitor(args) -> int:
-    from . import view
+    from .device import view
 
     if not (args.commands or args.script):
         view.need_terminal()
@@ -468,7 +468,7 @@ def monitor_script(port: str, commands: List[str], wait: float, timeout: float) 
 
 
 def monitor_view(port: str, timeout: float) -> int:
-    from . import view
+    from .device import view
 
     def connect() -> Client:
         return Client.connect(port, timeout)

@@ -21,7 +21,7 @@ from dealerbutton.ticks import TICKS_MAX
 from test_buttons import Lcg
 
 # The renderer as it drew every LED of every frame.
-sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host")
+sys.path.append(__file__.rsplit("/", 3)[0] + "/host/dealerbutton_host/sim")
 
 OFF = "000000"
 WHITE = "FFFFFF"

@@ -7,7 +7,7 @@ loop every 5 ms, the ring drawn on animation frames), from Chromium's own task t
 
 import threading
 
-from dealerbutton_host import web
+from dealerbutton_host.web import server as web
 from playwright.sync_api import sync_playwright
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -7,7 +7,8 @@ import sys
 import threading
 from pathlib import Path
 
-from dealerbutton_host import roomweb, web
+from dealerbutton_host.room.server import make_server
+from dealerbutton_host.web import server as web
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,7 @@ def table_page(browser, out):
 def room_page(browser, out):
     model, _ = model_with(("7", table_state([2, 1, 4, 6], away=[4], name="7"), "1"),
                           ("8", table_state([1, 2, 3], seats=6, name="8"), "0"))
-    server = roomweb.make_server(model, "127.0.0.1:0")
+    server = make_server(model, "127.0.0.1:0")
     page = browser.new_page(viewport={"width": 900, "height": 420})
     page.goto(serve(server))
     page.wait_for_selector(".table")

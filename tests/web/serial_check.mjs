@@ -7,10 +7,10 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 
-import { SerialBoard } from "../../host/dealerbutton_host/webpage/devices.mjs";
+import { SerialBoard } from "../../host/dealerbutton_host/web/page/devices.mjs";
 import { LineClient, clockLeft, clockText, handLines, mss, owesText, parseLeds, parseReply,
          ringPositions, roles, shown, statusText }
-  from "../../host/dealerbutton_host/webpage/lineclient.mjs";
+  from "../../host/dealerbutton_host/web/page/lineclient.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const out = {};

@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from dealerbutton_host import web
+from dealerbutton_host.web import server as web
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 message under the `micropython` unix port, with the board's estimate by the measured
 unix-port-to-Pico ratios (idle tick 91x, deal 119x).
 
-    python -m dealerbutton_host.netbench
+    python -m dealerbutton_host.bench.net
 
 The client is one that returns at once (the time on the Wi-Fi chip and the air is not the
 loop's own and cannot be had here): the figures are Net's part of a loop turn.
@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-from .device import firmware_dir, micropython_exe
+from ..device.emulator import firmware_dir, micropython_exe
 
 IDLE_RATIO = 91
 DEAL_RATIO = 119
@@ -97,7 +97,7 @@ def run(n: int) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m dealerbutton_host.netbench",
+    p = argparse.ArgumentParser(prog="python -m dealerbutton_host.bench.net",
                                 description="What a Pico W's publishing costs the board's loop.")
     p.add_argument("--calls", type=int, default=20000, help="calls per figure (20000)")
     args = p.parse_args(argv)

@@ -1,9 +1,9 @@
 """Card-room load benchmark: N simulated tables on a local Mosquitto, one room view.
 
-    python -m dealerbutton_host.roombench                 # N = 10, 100, 300; 10 s each
-    python -m dealerbutton_host.roombench --tables 50 --seconds 5
+    python -m dealerbutton_host.room.bench                # N = 10, 100, 300; 10 s each
+    python -m dealerbutton_host.room.bench --tables 50 --seconds 5
 
-Each table is the firmware's App with emulated buttons (simtable.SimTable) behind the
+Each table is the firmware's App with emulated buttons (sim.table.SimTable) behind the
 bridge's own TableBridge and its own MQTT connection (with its last will), all in one
 "bridges" process. Every table presses its next-hand button about every --period seconds
 (a real table deals about once in two minutes: at 3 s this is 40 times faster). Printed for each N:
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from . import mqttconn
-from .room import RoomModel
+from .model import RoomModel
 
 ROOM = "bench"
 
@@ -77,8 +77,8 @@ def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> No
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
+    from ..sim.table import SimTable
     from .bridge import TableBridge
-    from .simtable import SimTable
 
     rng = random.Random(7)
     tables = []
@@ -188,7 +188,7 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
     counter = [0]
     room = room_client(port, model, counter)
     out = folder / ("tables%d.json" % n)
-    sim = subprocess.Popen([sys.executable, "-m", "dealerbutton_host.roombench", "--sim",
+    sim = subprocess.Popen([sys.executable, "-m", "dealerbutton_host.room.bench", "--sim",
                             "--port", str(port), "--tables", str(n), "--seconds", str(seconds),
                             "--period", str(period), "--out", str(out)],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -247,7 +247,7 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m dealerbutton_host.roombench",
+    p = argparse.ArgumentParser(prog="python -m dealerbutton_host.room.bench",
                                 description=(__doc__ or "").split("\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 300])
     p.add_argument("--seconds", type=float, default=10.0, help="seconds of play per run")

@@ -15,7 +15,7 @@ from dealerbutton import config
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
 
-from .client import DeviceError
+from ..device.client import DeviceError
 
 PRESS_MS = 80  # held this long: past the 50 ms debounce, well short of a long press
 STEP_MS = 10

@@ -6,8 +6,8 @@ import logging
 import signal
 import sys
 
+from ..options import host_port, number, serial_port, whole
 from . import mqttconn
-from .options import host_port, number, serial_port, whole
 
 
 def _broker_options(p) -> None:
@@ -100,7 +100,7 @@ def _bridge(args, broker) -> int:
 
 
 def _room(args, broker) -> int:
-    from . import room
+    from . import view
 
     _setup_logging(args.quiet, "room")
-    return room.main(args, broker)
+    return view.main(args, broker)

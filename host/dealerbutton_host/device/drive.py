@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 from .deploy import DeployError, Item, _shown, check_config, has_network
-from .device import firmware_dir, package_dir
+from .emulator import firmware_dir, package_dir
 
 # Modules of the firmware package that CircuitPython never imports: MicroPython's board,
 # strips, viper loops and network, the emulator's.

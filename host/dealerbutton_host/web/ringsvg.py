@@ -1,6 +1,6 @@
 """Draw the ring's colours and animations as an SVG, from the firmware's own renderer.
 
-    python -m dealerbutton_host.ringsvg -o hardware/ring-legend.svg
+    python -m dealerbutton_host.web.ringsvg -o hardware/ring-legend.svg
 
 Every LED colour in the picture is a byte of ``Ring.render()`` output (brightness 255,
 no current limit, default palette), so the legend cannot drift from the firmware.
@@ -159,7 +159,7 @@ def legend_svg():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m dealerbutton_host.ringsvg",
+    parser = argparse.ArgumentParser(prog="python -m dealerbutton_host.web.ringsvg",
                                      description="Draw the ring legend as SVG.")
     parser.add_argument("-o", "--output", help="file to write (default: standard output)")
     args = parser.parse_args(argv)

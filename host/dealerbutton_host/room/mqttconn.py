@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Mapping, Optional
 from urllib.parse import urlsplit
 
-from .options import Refused
+from ..options import Refused
 
 PREFIX = "dealerbutton"
 ENV_USERNAME = "DEALERBUTTON_MQTT_USERNAME"

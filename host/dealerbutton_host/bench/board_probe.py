@@ -1,5 +1,5 @@
 # pyright: reportAttributeAccessIssue=false
-# Runs on the board, at its REPL (boardbench.py sends it through the raw REPL once the app
+# Runs on the board, at its REPL (bench/board.py sends it through the raw REPL once the app
 # has handed the serial line over): the App built as board.run() (MicroPython) or
 # board_cp.run() (CircuitPython) builds it, on the table the bench left in /state.json.
 # Times a frame, an idle loop turn, deal() and a seat event, weighs each with gc.mem_alloc

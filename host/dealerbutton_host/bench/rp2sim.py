@@ -45,8 +45,8 @@ class BoardError(Exception):
 
 
 def checkout_root() -> Path:
-    """The checkout this package runs from (host/dealerbutton_host/ -> the repository)."""
-    return Path(__file__).resolve().parents[2]
+    """The checkout this package runs from (host/dealerbutton_host/bench/ -> the repository)."""
+    return Path(__file__).resolve().parents[3]
 
 
 def default_kit() -> Path:
@@ -342,7 +342,7 @@ class Board:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """`python -m dealerbutton_host.rp2sim [KIT]`: find the kit, copy it to its scratch
+    """`python -m dealerbutton_host.bench.rp2sim [KIT]`: find the kit, copy it to its scratch
     folder and install its Node modules there (what the board tests and the board bench do
     on first use)."""
     import sys

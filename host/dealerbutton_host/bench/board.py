@@ -11,7 +11,7 @@ figures are read off the emulated clock (125 MHz, cycle-counted):
   that shows the press (its flash), for seats in every role, and the long press's "let go"
   flash after the 1 s mark;
 - heap in use after 200 hands (the device's `stats`);
-- on the board itself, through the REPL after the app hands it over (boardprobe.py): frame
+- on the board itself, through the REPL after the app hands it over (board_probe.py): frame
   time, deal() and seat events, the bytes each allocates, a save;
 - deploy time (wall time: the emulator runs the board about 5x slower than a Pico while it
   is busy, and mpremote's round trips are wall time too).
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .client import Client, DeviceError
+from ..device.client import Client, DeviceError
 from .rp2sim import NS_PER_MS, Board, BoardError, Kit, KitMissing
 
 HERE = Path(__file__).resolve().parent
@@ -173,8 +173,8 @@ class Table:
 
     def deploy_drive(self, drive: Path, config: Path) -> float:
         """`dealerbutton deploy --drive` into a folder (wall time)."""
-        from .deploy import DeployError
-        from .drive import deploy_drive
+        from ..device.deploy import DeployError
+        from ..device.drive import deploy_drive
 
         t0 = time.monotonic()
         try:
@@ -184,7 +184,7 @@ class Table:
         return round(time.monotonic() - t0, 2)
 
     def deploy(self, config: Path) -> float:
-        from .deploy import DeployError, deploy
+        from ..device.deploy import DeployError, deploy
 
         assert self.board is not None
         lines: List[str] = []
@@ -387,25 +387,25 @@ def measure_presses(table: Table, rounds: int) -> Dict[str, Any]:
     }
 
 
-# -- on the board itself: boardprobe.py through the REPL --------------------------------------
+# -- on the board itself: board_probe.py through the REPL --------------------------------------
 
 def run_probe(table: Table) -> Dict[str, Any]:
-    """Hand the serial line to the REPL (`repl`) and run boardprobe.py there: the App built
+    """Hand the serial line to the REPL (`repl`) and run board_probe.py there: the App built
     as board.run() builds it, on the table the bench left in /state.json."""
-    from .deploy import Board as Repl
+    from ..device.deploy import Board as Repl
 
     assert table.board is not None and table.client is not None
     table.client.close()
     table.client = None
     repl = Repl(table.board.pty, lambda s: None)
     try:
-        out = repl.run((HERE / "boardprobe.py").read_text(), timeout=600)
+        out = repl.run((HERE / "board_probe.py").read_text(), timeout=600)
     finally:
         repl.close()
     for line in reversed(out.decode(errors="replace").splitlines()):
         if line.startswith("{"):
             return json.loads(line)
-    raise BoardError("boardprobe.py printed no figures: %r" % out[-300:])
+    raise BoardError("board_probe.py printed no figures: %r" % out[-300:])
 
 
 # -- one configuration, start to end -----------------------------------------------------------
@@ -443,7 +443,7 @@ def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
             t.board.savefs(str(image))
             f["profile"] = profile(kit, image)
         if probe:
-            say("%s: on the board itself (boardprobe.py over the REPL)" % setup.key)
+            say("%s: on the board itself (board_probe.py over the REPL)" % setup.key)
             f["probe"] = run_probe(t)
         return f
     finally:

@@ -1,12 +1,12 @@
 """The device side of the benchmark: times and weighs the firmware on the runtime running it.
 
 Runs under the `micropython` unix port (time and heap per call, heap in use) and under
-CPython (the reference times); dealerbutton_host.bench starts it and reads the one JSON object
-it prints on stdout. Progress goes to stderr. The board's own figures are not measured here:
-`dealerbutton bench --board` measures them on the emulated Pico.
+CPython (the reference times); dealerbutton_host.bench.local starts it and reads the one
+JSON object it prints on stdout. Progress goes to stderr. The board's own figures are not
+measured here: `dealerbutton bench --board` measures them on the emulated Pico.
 
-    MICROPYPATH=firmware micropython host/dealerbutton_host/bench_device.py [--quick] [--heap-only]
-    PYTHONPATH=firmware python host/dealerbutton_host/bench_device.py [--quick]
+    MICROPYPATH=firmware micropython host/dealerbutton_host/bench/local_probe.py [--quick] [--heap-only]
+    PYTHONPATH=firmware python host/dealerbutton_host/bench/local_probe.py [--quick]
 
 Time: time.ticks_us/ticks_diff on MicroPython, perf_counter_ns on CPython, around one call.
 Heap: gc.mem_alloc() before and after the call with the collector disabled (MicroPython only).

@@ -14,7 +14,7 @@ from typing import List, Optional, Tuple
 
 import dealerbutton
 
-from .options import Refused
+from ..options import Refused
 
 
 class EmulatorError(Refused):

@@ -1,6 +1,6 @@
 """`dealerbutton web`: the page that runs the board's own firmware in the browser.
 
-The page is static files: the page itself (webpage/ beside this module), MicroPython's
+The page is static files: the page itself (page/ beside this module), MicroPython's
 WebAssembly runtime (the npm package pinned in package.json, installed by `npm ci`) and
 the firmware's modules, listed from firmware/dealerbutton/ when the site is put together
 (all of them but the board's hardware ones). site() maps each URL path to its content;
@@ -18,11 +18,11 @@ from typing import Dict, Union
 
 import dealerbutton
 
+from ..options import Refused
 from . import ringsvg
-from .options import Refused
 
-PAGE = Path(__file__).resolve().with_name("webpage")
-CHECKOUT = Path(__file__).resolve().parents[2]
+PAGE = Path(__file__).resolve().with_name("page")
+CHECKOUT = Path(__file__).resolve().parents[3]
 RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # Modules that drive real hardware (the Pico's, CircuitPython's): the page has its own.

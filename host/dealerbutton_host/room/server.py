@@ -1,15 +1,18 @@
-"""The room's web page: static files from roompage/ and the room as /room.json."""
+"""The room's web page: static files from page/ and the room as /room.json."""
 
 from __future__ import annotations
 
 import json
 import logging
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 from . import mqttconn
-from .room import PAGE, RoomModel
+from .model import RoomModel
 
 log = logging.getLogger("dealerbutton.room")
+
+PAGE = Path(__file__).resolve().with_name("page")
 
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/room.js": ("room.js", "text/javascript; charset=utf-8"),

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Tuple
 
-from .device import firmware_dir, package_dir
+from .emulator import firmware_dir, package_dir
 
 MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package that never run on a MicroPython board: the emulated

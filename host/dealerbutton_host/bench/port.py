@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, List
 
-from .client import Client
+from ..device.client import Client
 
 
 def _us(v: int) -> str:

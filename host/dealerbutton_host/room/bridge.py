@@ -23,8 +23,8 @@ from typing import Callable, Deque, Optional
 
 from dealerbutton import net
 
+from ..device.client import Client, DeviceClosed, DeviceError
 from . import mqttconn
-from .client import Client, DeviceClosed, DeviceError
 
 log = logging.getLogger("dealerbutton.bridge")
 
