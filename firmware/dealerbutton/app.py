@@ -160,9 +160,6 @@ class App:
             c.saved(self.now)
         if self.store is None:
             return
-        wait = getattr(self.strip, "wait", None)
-        if wait is not None:
-            wait()   # the frame that shows the change is out before the flash write stalls
         try:
             self.store.save(self.table.to_dict(), c.to_dict(self.now) if c is not None else None)
             self.stats.saves += 1

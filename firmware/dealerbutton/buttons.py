@@ -157,9 +157,12 @@ class Button:
     def _released(self, now_ms):
         """The debounced release: a stuck button works again; an unarmed press gives
         nothing; a release that waited debounce_ms (slow) leaves no quiet time."""
-        event = RELEASED if self.stuck else SHORT if not self.long else LONG
-        if not self.stuck and not self.armed:
+        if self.stuck:
+            event = RELEASED
+        elif not self.armed:
             event = NONE
+        else:
+            event = LONG if self.long else SHORT
         self.down = False
         self.stuck = False
         self.armed = True

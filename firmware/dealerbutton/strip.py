@@ -45,13 +45,6 @@ class NeoPixelStrip:
         self._same = RESEND_EVERY  # frames since the last write (the first frame is sent)
         self.writes = 0
 
-    def wait(self):
-        """Until the frame shown last is out on the wire: before a flash write, which holds
-        the CPU (and on the emulated Pico the DMA feeding the PIO) for tens of ms."""
-        wait = getattr(self.np, "wait", None)   # strip_pio's; neopixel's write() blocks
-        if wait is not None:
-            wait()
-
     def show(self, rgb_buf):
         if self._same < RESEND_EVERY and rgb_buf == self._last:
             self._same += 1

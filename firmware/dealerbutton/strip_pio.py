@@ -58,13 +58,9 @@ class PioNeoPixel:
                                          treq_sel=DREQ_PIO0_TX0 + state_machine)
         self._free_at = ticks_us()  # when the last frame is out and latched
 
-    def wait(self):
-        """Until the last frame is out and latched (at most its bytes' time + the latch)."""
-        while ticks_diff(self._free_at, ticks_us()) > 0:
-            pass
-
     def write(self):
-        self.wait()
+        while ticks_diff(self._free_at, ticks_us()) > 0:
+            pass   # the last frame is still going out, or latching
         # Each frame from the program's first instruction, whatever a cut-short frame left
         # in the state machine (a decoder watching the pin, like the emulated Pico's, takes
         # the restart as the end of the last frame).
