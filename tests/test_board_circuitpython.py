@@ -254,7 +254,7 @@ def power(tmp_path, monkeypatch):
         import neopixel
         assert neopixel.__file__.endswith("site-packages/neopixel.py"), neopixel.__file__
         board_cp.CONFIG_PATH = str(tmp_path / "config.json")
-        board_cp.STATE_DIR = str(tmp_path)
+        board_cp.DRIVE = str(tmp_path)
         monkeypatch.setattr(board_cp, "sleep_s", rig.sleep)
         monkeypatch.setattr(sys, "stdin", Stdin(rig))
         return rig, board_cp
@@ -270,6 +270,20 @@ def power(tmp_path, monkeypatch):
                 del dealerbutton.board_cp
         else:
             dealerbutton.board_cp = saved_attr
+
+
+MADE = ("no saved state (made state/table-a.json and table-b.json, the table's two copies): "
+        "clean start")
+
+
+def saved_copy(tmp_path, k=0):
+    """The table in the drive's copy k (state/table-a.json, table-b.json), or None."""
+    from dealerbutton import drivestore
+
+    path = tmp_path / "state" / drivestore.COPIES[k]
+    if not path.exists():
+        return None
+    return path.read_bytes()[drivestore.START:].rstrip(b" ").decode()
 
 
 def write_config(tmp_path, cfg):
@@ -301,7 +315,7 @@ def test_buttons_are_read_with_the_pull_up_and_a_seat_press_sits_a_player(tmp_pa
     rig.press(3, at=100, hold_ms=120)          # seat 2 is on GP3 in the default pin map
     board_cp.run(loops=300)
     out = out_lines(capsys)
-    assert out[0] == "* info no saved state: clean start", out
+    assert out[0] == "* info " + MADE, out
     assert "* seat 2 active" in out, out
     t = board_cp.app.table
     assert [t.status(s) for s in (1, 2, 3, 4)] == ["empty", "active", "empty", "empty"]
@@ -367,8 +381,9 @@ def test_state_is_saved_and_restored_across_a_reboot(tmp_path, power, capsys):
     rig, board_cp = power(readonly=False)
     rig.send("sit 3\nsit 4\n")
     board_cp.run(loops=5)
-    saved = (tmp_path / "state.json").read_text()
+    saved = saved_copy(tmp_path, 1)
     assert saved.startswith('{"v":1,"seq":2,'), saved
+    assert saved_copy(tmp_path, 0).startswith('{"v":1,"seq":1,')
     out_lines(capsys)
     rig, board_cp = power(readonly=False)      # power cycle: new fakes, board_cp re-imported
     rig.send("state\n")
@@ -384,7 +399,7 @@ def test_a_read_only_drive_is_reported_once_and_play_goes_on_unsaved(tmp_path, p
     rig, board_cp = power(readonly=False)
     rig.send("sit 3\n")
     board_cp.run(loops=3)
-    before = (tmp_path / "state.json").read_bytes()
+    before = saved_copy(tmp_path), saved_copy(tmp_path, 1)
     out_lines(capsys)
     rig, board_cp = power(readonly=True)       # no boot.py remount (or the button held)
     rig.send("sit 4\nsit 5\nstate\n")
@@ -396,8 +411,7 @@ def test_a_read_only_drive_is_reported_once_and_play_goes_on_unsaved(tmp_path, p
     assert [x for x in out if x.startswith("* error")] == [out[1]]
     state = json.loads([x for x in out if x.startswith("ok {")][0][3:])
     assert [s["status"] for s in state["seats"]][2:5] == ["active"] * 3
-    assert (tmp_path / "state.json").read_bytes() == before
-    assert not (tmp_path / "state.json.tmp").exists()
+    assert (saved_copy(tmp_path), saved_copy(tmp_path, 1)) == before
     assert rig.watchdog.feeds == 10            # the loop kept running
 
 
@@ -408,10 +422,10 @@ def test_a_save_refused_by_the_drive_is_reported_once(tmp_path, power, capsys, m
     errno = [30]
     real_open = store.OsFs.open
 
-    def open_(self, name, mode):
-        if "w" in mode:
+    def open_(self, name, mode, *rest):
+        if "w" in mode or "+" in mode:
             raise OSError(errno[0], "Read-only filesystem")
-        return real_open(self, name, mode)
+        return real_open(self, name, mode, *rest)
     monkeypatch.setattr(store.OsFs, "open", open_)
     rig.send("sit 1\nsit 2\nsit 3\n")
     board_cp.run(loops=5)
@@ -419,7 +433,7 @@ def test_a_save_refused_by_the_drive_is_reported_once(tmp_path, power, capsys, m
     errors = [x for x in out if x.startswith("* error")]
     assert errors == ["* error save failed: " + board_cp.READONLY], out
     assert replies(out) == ["ok"] * 3
-    assert not (tmp_path / "state.json").exists()
+    assert not saved_copy(tmp_path) and not saved_copy(tmp_path, 1)
     # Another failure (a full flash) is not taken for a read-only drive.
     rig, board_cp = power(readonly=False, storage_knows=False)
     errno[0] = 28
@@ -461,7 +475,7 @@ def test_held_at_power_up_the_drive_stays_the_computers_and_code_py_waits(tmp_pa
     runpy.run_path(str(CODE_PY), run_name="__main__")
     out = out_lines(capsys)
     assert out[:2] == ["* info no saved state: clean start", "* error " + board_cp.READONLY]
-    assert "ok" in out and not (tmp_path / "state.json").exists()
+    assert "ok" in out and saved_copy(tmp_path) is None
     assert rig.watchdog.mode == "RESET" and rig.watchdog.feeds == 5
 
 
@@ -472,9 +486,9 @@ def test_power_up_boot_then_code_runs_the_table_and_saves(tmp_path, power, capsy
     rig.send("sit 2\n")
     runpy.run_path(str(CODE_PY), run_name="__main__")
     out = out_lines(capsys)
-    assert out[0] == "* info no saved state: clean start" and "ok" in out, out
+    assert out[0] == "* info " + MADE and "ok" in out, out
     assert not [x for x in out if x.startswith("* error")]
-    assert (tmp_path / "state.json").read_text().startswith('{"v":1,"seq":1,')
+    assert saved_copy(tmp_path).startswith('{"v":1,"seq":1,')
     wdt = rig.watchdog
     assert (wdt.timeout, wdt.mode, wdt.feeds) == (8, "RESET", 8)
 

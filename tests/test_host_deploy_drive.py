@@ -55,9 +55,18 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     assert (d / "lib" / "neopixel.py").read_bytes() == neo
     assert "neopixel.py (adafruit-circuitpython-neopixel %s)" % version in out
     assert not list(d.rglob("*.new"))
+    # The saved table's two copies, blank, made once (the board writes them in place).
+    for name in ("table-a.json", "table-b.json"):
+        assert (d / "state" / name).read_bytes() == b" " * 12288
+        assert "made %s (blank: a copy of the saved table" % (d / "state" / name) in out
+    with open(d / "state" / "table-a.json", "r+b") as f:
+        f.seek(4096)
+        f.write(b'{"v":1,"seq":7}')   # as if the board had saved a table there
 
     rc, out, err = run("--drive", str(d))
     assert rc == 0 and out.splitlines()[-1] == "drive is up to date (%d files)" % (len(OURS) + 4)
+    assert "made" not in out
+    assert b'"seq":7' in (d / "state" / "table-a.json").read_bytes()
 
     # A module of an older firmware, MicroPython's board.py copied by hand, a changed module:
     (d / "dealerbutton" / "board.py").write_text("# MicroPython's\n")

@@ -167,7 +167,7 @@ def start():
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
         pins = seat_pins(cfg)
-        app = App(cfg, make_strip(cfg), pins, _write, store.Store(store.OsFs(STATE_DIR)),
+        app = App(cfg, make_strip(cfg), pins, _write, make_store(),
                   now_ms=now, bank=pin_bank(cfg, pins))
         wdt = machine.WDT(timeout=WDT_MS)
         if cfg.get("network"):
@@ -240,6 +240,11 @@ class Console:
                 break
             app.feed(b)
             n += 1
+
+
+def make_store():
+    """The saved table: state.json on the board's littlefs (store.py)."""
+    return store.Store(store.OsFs(STATE_DIR))
 
 
 def run(loops=None, console=None):

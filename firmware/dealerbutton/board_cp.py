@@ -25,8 +25,9 @@ import digitalio
 import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
-from dealerbutton import config, store, strip_cp
+from dealerbutton import config, strip_cp
 from dealerbutton.app import App
+from dealerbutton.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
 
 try:
@@ -36,7 +37,7 @@ except ImportError:
         return x
 
 CONFIG_PATH = "/config.json"
-STATE_DIR = "/"
+DRIVE = "/"
 WDT_S = 8              # rp2040: at most about 8.3 s
 INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring never stalls
 # The ring's steady frames (its animations: the breath of first to act, blinks, fades) come
@@ -222,27 +223,34 @@ def drive_readonly(path=None):
     try:
         import storage  # pyright: ignore[reportMissingImports]
 
-        return bool(storage.getmount(path or STATE_DIR).readonly)
+        return bool(storage.getmount(path or DRIVE).readonly)
     except (ImportError, AttributeError, OSError, ValueError):
         return False     # unknown: a failing save still says so (FlashStore.save)
 
 
-class FlashStore(store.Store):
-    """store.Store on a drive that may be read-only to the board: then the table is not
-    saved, and that is said once (a read-only error out of a save, the first time)."""
-
-    readonly = False
+class FlashStore(DriveStore):
+    """The table's two copies on the drive (drivestore.py), which may be read-only to the
+    board: then the table is not saved, and that is said once (a read-only error out of a
+    save, the first time)."""
 
     def save(self, table_dict, clock_dict=None):
         if self.readonly:
             return 0
         try:
-            return store.Store.save(self, table_dict, clock_dict)
+            return DriveStore.save(self, table_dict, clock_dict)
         except OSError as exc:
             if not exc.args or exc.args[0] != EROFS:
                 raise
             self.readonly = True
             raise OSError(READONLY) from None
+
+
+def make_store():
+    """The saved table: its two copies on the CIRCUITPY drive (drivestore.py), not
+    written when the drive is not the board's."""
+    flash = FlashStore(DRIVE)
+    flash.readonly = drive_readonly()
+    return flash
 
 
 def _write(line):
@@ -342,12 +350,11 @@ def run(loops=None):
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
     else:
-        flash = FlashStore(store.OsFs(STATE_DIR))
+        flash = make_store()
         pins = seat_pins(cfg)
         app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
         app.frame_ms = FRAME_MS
-        if drive_readonly():
-            flash.readonly = True
+        if flash.readonly:
             _write("* error " + READONLY)
         wdt = start_watchdog()
     host = Input()

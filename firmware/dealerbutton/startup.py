@@ -68,8 +68,7 @@ def restore(app):
                 message = "saved table (save %d) %s" % (seq, diff[0][0])
                 name = aside_name(table.seats, table.rules, table.stakes, table.tournament)
                 try:
-                    st.fs.rename(st.name, name)     # atomic: the table is here or there
-                    st.seq = 0
+                    st.keep_aside(name)     # the table is here or there, never lost
                     free = kept = True
                     message += ": kept as %s (config.json back to %s resumes it)" % (
                         name, ", ".join([x[1] for x in diff]))
@@ -110,8 +109,7 @@ def take_back(app):
             table = Table.from_dict(d)
             if differences(app, table):
                 raise ValueError("a table of another configuration")
-            st.fs.rename(name, st.name)
-            st.seq = seq
+            st.take_back(name, seq)
             return table, "state restored (save %d, from %s)" % (seq, name)
         except BAD_TABLE + (OSError,) as exc:
             return None, "saved table in %s unusable (%s)" % (name, exc)

@@ -111,14 +111,14 @@ class OsFs:
         self.root = root
 
     def path(self, name):
-        if not self.root:
-            return name
+        if not self.root or not name:
+            return self.root or name
         if self.root.endswith("/"):
             return self.root + name
         return self.root + "/" + name
 
-    def open(self, name, mode):
-        return open(self.path(name), mode)
+    def open(self, name, mode, buffering=-1):
+        return open(self.path(name), mode, buffering)
 
     def rename(self, old, new):
         import os
@@ -127,6 +127,10 @@ class OsFs:
     def remove(self, name):
         import os
         os.remove(self.path(name))
+
+    def mkdir(self, name=""):
+        import os
+        os.mkdir(self.path(name))
 
     def exists(self, name):
         import os
@@ -191,6 +195,18 @@ class Store:
         self.fs.rename(self.tmp, self.name)
         self.seq = seq
         return len(head) + len(payload) + 1
+
+    def keep_aside(self, name):
+        """The saved table moved to the file `name` (startup.py: a table of another
+        configuration): one rename, so that it is in one place or the other."""
+        self.fs.rename(self.name, name)
+        self.seq = 0
+
+    def take_back(self, name, seq):
+        """The table kept aside in `name` (checked by the caller, save `seq`) made the
+        saved one again: one rename."""
+        self.fs.rename(name, self.name)
+        self.seq = seq
 
     def load(self):
         """The newest intact saved table: (table_dict or None, seq, message), the clock saved

@@ -1,7 +1,7 @@
 # pyright: reportAttributeAccessIssue=false
 # Runs on the board, at its REPL (bench/board.py sends it through the raw REPL once the app
 # has handed the serial line over): the App built as board.run() (MicroPython) or
-# board_cp.run() (CircuitPython) builds it, on the table the bench left in /state.json.
+# board_cp.run() (CircuitPython) builds it, on the table the bench left saved (its store).
 # Times a frame, an idle loop turn, deal() and a seat event, weighs each with gc.mem_alloc
 # (collector off), times a save to the flash. Prints one JSON line.
 import gc
@@ -9,7 +9,6 @@ import json
 import time
 from array import array
 
-from dealerbutton import store
 from dealerbutton.app import App
 
 try:
@@ -45,7 +44,7 @@ if hasattr(board, "pin_bank"):
     bank = board.pin_bank(cfg, pins)
 else:
     bank = board.Bank(pins) if hasattr(board, "Bank") else None
-app = App(cfg, board.make_strip(cfg), pins, quiet, store.Store(store.OsFs("/")),
+app = App(cfg, board.make_strip(cfg), pins, quiet, board.make_store(),
           now_ms=ms(), bank=bank)
 app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
 now = app.now

@@ -7,7 +7,8 @@ the old one: the dealerbutton/ package (as .py: CircuitPython 10 refuses MicroPy
 .mpy files, "MicroPython .mpy file; use CircuitPython mpy-cross", and its own mpy-cross is
 not on PyPI), lib/neopixel.py from the installed adafruit-circuitpython-neopixel package,
 config.json, boot.py, and code.py last (CircuitPython restarts code.py by itself once the
-copying settles).
+copying settles). The two blank copies of the saved table (state/table-a.json and
+table-b.json, see drivestore.py) are made once, when the drive has none.
 
 config.json on the drive is the user's: once there, it is replaced only by a config named
 with --config, or when the user says yes (asked on a terminal). A drive's own config is
@@ -70,6 +71,28 @@ def build(config: Optional[str], out: Callable[[str], None]) -> Tuple[List[Item]
     items.append(Item("boot.py", "boot.py", (cp / "boot.py").read_bytes()))
     items.append(Item("code.py", "code.py", (cp / "code.py").read_bytes()))
     return items, Item(_shown(config_path), CONFIG, config_bytes)
+
+
+def state_copies(drive: Path) -> List[Path]:
+    """The table's two copies (drivestore.py) the drive does not have yet: made blank by
+    deploy, each written in one piece so that it lies in one piece on the drive."""
+    from dealerbutton import drivestore
+
+    folder = drive / drivestore.FOLDER
+    return [folder / name for name in drivestore.COPIES if not (folder / name).exists()]
+
+
+def make_copy(drive: Path, path: Path) -> None:
+    from dealerbutton import drivestore
+
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b" " * drivestore.SIZE)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise drive_error(drive, e, "make %s" % path) from None
 
 
 def read(path: Path) -> Optional[bytes]:
@@ -186,6 +209,7 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
     if why:
         todo.insert(len(todo) - 2, (config_item, why))   # before boot.py and code.py
     gone = stale(root, items)
+    copies = state_copies(root)
     total = len(items) + 1
     same = total - len(todo) - (1 if why is None and read(root / CONFIG) != config_item.data
                                 else 0)
@@ -195,6 +219,8 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
                                                           reason, len(item.data)))
         for path in gone:
             out("would remove %s" % path)
+        for path in copies:
+            out("would make %s (blank: a copy of the saved table)" % path)
         out("%d files up to date; would copy %d, remove %d" % (same, len(todo), len(gone)))
         return 0
     for n, (item, reason) in enumerate(todo, 1):
@@ -208,6 +234,10 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
         except OSError as e:
             raise drive_error(root, e, "remove %s" % path) from None
         out("removed %s" % path)
+    for path in copies:
+        make_copy(root, path)
+        out("made %s (blank: a copy of the saved table, written in place by the board)"
+            % path)
     if hasattr(os, "sync"):
         os.sync()
     if todo or gone:
