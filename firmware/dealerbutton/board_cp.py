@@ -17,6 +17,7 @@ button is held at power-up; a read-only drive is reported once as `* error ...` 
 table then runs without saving.
 """
 
+import os
 import sys
 import time
 
@@ -243,6 +244,9 @@ class FlashStore(DriveStore):
                 raise
             self.readonly = True
             raise OSError(READONLY) from None
+
+    def sync(self):
+        os.sync()   # CircuitPython's flash cache to the flash; no file is closed
 
 
 def make_store():

@@ -86,8 +86,13 @@ class DriveStore(store.Store):
             # board each write goes to FAT as it is, and a flush would write the folder.
             f = self.files[k] = self.fs.open(COPIES[k], "r+b", 0)
         f.seek(START)
-        f.write(memoryview(b)[:end])   # whole blocks: FAT writes them to the drive at once
+        f.write(memoryview(b)[:end])   # whole blocks: FAT passes them to the drive at once
         self.blocks[k] = blocks
+        self.sync()
+
+    def sync(self):
+        """The blocks written to the flash now: board_cp's (CircuitPython holds the last
+        4 KiB written in RAM for up to a second)."""
 
     # ---- reading -------------------------------------------------------------------------
 
