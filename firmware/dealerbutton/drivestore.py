@@ -30,6 +30,7 @@ COPIES = ("table-a.json", "table-b.json")
 START = 4096              # where the table starts in its copy
 SIZE = 12288              # a copy's size: START, then store.READ_LIMIT, then 4 KiB
 BLOCK = 512               # the drive's block: only whole blocks are written
+ENOENT = 2
 
 
 class DriveStore(store.Store):
@@ -100,28 +101,30 @@ class DriveStore(store.Store):
         """(table_dict, seq, problem) of copy k: problem None for an intact table, "missing"
         for no file or a blank one; the clock saved with it in self.read_clock."""
         try:
-            f = self.fs.open(COPIES[k], "rb")
-        except OSError:
+            data = self.table_bytes(k)
+        except OSError as exc:
+            if exc.args and exc.args[0] == ENOENT:
+                return None, 0, "missing"
+            return None, 0, "unreadable (%s)" % exc
+        self.blocks[k] = (len(data) + BLOCK - 1) // BLOCK
+        if not data:
             return None, 0, "missing"
+        table, seq, problem = store.parse(data)
+        self.read_clock = store._clock_of(data) if problem is None else None
+        return table, seq, problem
+
+    def table_bytes(self, k):
+        """What copy k holds, without the spaces around it."""
+        f = self.fs.open(COPIES[k], "rb")
         try:
             f.seek(START)
             data = f.read(store.READ_LIMIT)
-        except OSError as exc:
-            return None, 0, "unreadable (%s)" % exc
         finally:
             f.close()
         end = len(data)
         while end and data[end - 1] == 32:
             end -= 1
-        self.blocks[k] = (end + BLOCK - 1) // BLOCK
-        if not end:
-            return None, 0, "missing"
-        return self._parse(data[:end])
-
-    def _parse(self, data):
-        table, seq, problem = store.parse(data)
-        self.read_clock = store._clock_of(data) if problem is None else None
-        return table, seq, problem
+        return data[:end]
 
     def load(self):
         """The newest intact copy: (table_dict or None, seq, message), the clock saved beside
@@ -220,18 +223,10 @@ class DriveStore(store.Store):
     def keep_aside(self, name):
         """The newest table into the file `name` beside the copies, which are then blank."""
         newest = 0 if self.seqs[0] > self.seqs[1] else 1
-        f = self.fs.open(COPIES[newest], "rb")
-        try:
-            f.seek(START)
-            data = f.read(store.READ_LIMIT)
-        finally:
-            f.close()
-        end = len(data)
-        while end and data[end - 1] == 32:
-            end -= 1
+        data = self.table_bytes(newest)
         out = self.fs.open(name, "wb")
         try:
-            out.write(data[:end])
+            out.write(data)
         finally:
             out.close()
         for k in (1 - newest, newest):   # the older first: cut in between, it is still here
