@@ -349,8 +349,7 @@ class Ring:
                 continue
             drawn[seat] = m
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
-            self._base_sum += _paint_run(base, phys, start[seat - 1] | start[seat] << 16,
-                                         _BLACK)
+            self._base_sum += _paint_run(base, phys, start[seat - 1], start[seat], _BLACK)
             if not (m & FIRST or m & STATUS_MASK == WAIT_POST):  # (see _animated)
                 self._base_sum += self._seat(seat, 0, level, base)
         lives = 0
@@ -400,7 +399,7 @@ class Ring:
 
     def _paint(self, out, k):
         """Logical LED k in the colour of _rgb; returns what that adds to the byte sum."""
-        return _paint_run(out, self._phys, k | (k + 1) << 16, self._rgb)
+        return _paint_run(out, self._phys, k, k + 1, self._rgb)
 
     def _seat(self, seat, now_ms, brightness, out):
         """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
@@ -473,7 +472,7 @@ class Ring:
             end = k + q + 1 if j < r else k + q
             # out is dark on the arc (a cleared _base, or buf copied from it): the change
             # in its sum is what the thing adds.
-            total += _paint_run(out, phys, k | end << 16, rgb)
+            total += _paint_run(out, phys, k, end, rgb)
             k = end
         return total
 
@@ -555,7 +554,7 @@ class Ring:
             a = self._start[seat - 1]
             b = self._start[seat]
         self._colour(role, 255 if on else 0, brightness)
-        return _paint_run(self.buf, self._phys, a | b << 16, self._rgb)
+        return _paint_run(self.buf, self._phys, a, b, self._rgb)
 
     def _limit(self, total):
         """The frame's estimated current from its byte sum; over the budget, the whole frame
