@@ -17,8 +17,9 @@ _ACTIVE = const(1)
 _AWAY = const(2)
 _WAITING = const(3)
 
-# The blind a seat posts live in a hand (_Plan.live, Table._live); beside it, what he posts
-# dead: a number of small blinds, 0 to 2 (_Plan.dead, Table._dead).
+# The blind a seat posts live in a hand (_Plan.live, Table._live), 0 for none; its chips are
+# level[live - 1], a level being (small blind, big blind, ...). Beside it, what he posts dead:
+# a number of small blinds, 0 to 2 (_Plan.dead, Table._dead).
 _LIVE_SB = const(1)
 _LIVE_BB = const(2)
 
@@ -35,10 +36,14 @@ _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_lef
            "_carries_sb", "_paid_bb")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x02\x02\x02\x02\x02\x02"
 _RECORD_BYTES = const(41)  # 2 bytes for each of _BY_SEAT, and the sum of _SIZES
-FORMAT = const(3)  # the saved form (to_dict): 3 in words; 1 and 2 in tableform.py
+FORMAT = const(4)  # the saved form (to_dict): in words; 1 to 3 in tableform.py
+# The players' flags: their names in the saved form, and the attributes that hold them.
+_FLAGS = (("waits_for_bb", "_waits_for_bb"), ("new", "_new"), ("missed_bb", "_missed_bb"),
+          ("missed_sb", "_missed_sb"), ("carries_sb", "_carries_sb"), ("paid_bb", "_paid_bb"))
 MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
-STATUSES = ("empty", "active", "away", "waiting")
+STATUSES = ("empty", "active", "away", "waiting")  # a seat's status in words, by its value
+LIVE_BLINDS = ("none", "sb", "bb")  # the blind a seat posts live in words, by its value
 RULE_SETS = ("dead", "moving", "simple")
 ANTE_KINDS = ("each", "bb")  # every player dealt in posts the ante; the big blind posts one
 
@@ -60,13 +65,18 @@ def _check_level(sb, bb, ante, ante_kind):
 
 
 def _seats_of(mask):
-    """The seats of a mask, in order (the saved form)."""
-    return [seat for seat in range(1, 14) if mask >> seat & 1]
+    """The seats of a mask, in order (the saved form; a loop, not a comprehension: a save
+    allocates less)."""
+    seats = []
+    for seat in range(1, 14):
+        if mask >> seat & 1:
+            seats.append(seat)
+    return seats
 
 
 def _mask_of(seats, n):
-    """A mask of a list of seats 1..n in increasing order, each once (the saved form, so a
-    file reads back as it was written); ValueError for anything else."""
+    """A mask of a list of seats 1..n in increasing order, each once (the saved form);
+    ValueError for anything else."""
     mask = 0
     last = 0
     for seat in seats:
@@ -75,13 +85,6 @@ def _mask_of(seats, n):
         mask |= 1 << seat
         last = seat
     return mask
-
-
-def _blind(live, level):
-    """The chips of a live blind (0: none, _LIVE_SB, _LIVE_BB) at a level."""
-    if live == _LIVE_BB:
-        return level[1]
-    return level[0] if live == _LIVE_SB else 0
 
 
 def _count(seats):
@@ -353,13 +356,8 @@ class Table:
         if self._dealt >> seat & 1:
             self._left |= 1 << seat
         self._status[seat] = _EMPTY
-        others = ~(1 << seat)  # his flags go with him
-        self._waits_for_bb &= others
-        self._new &= others
-        self._missed_bb &= others
-        self._missed_sb &= others
-        self._carries_sb &= others
-        self._paid_bb &= others
+        for _name, attr in _FLAGS:  # his flags go with him
+            setattr(self, attr, getattr(self, attr) & ~(1 << seat))
 
     def set_level(self, sb, bb, ante=0, ante_kind="each"):
         """The stakes from the next deal on (T4): small blind, big blind, ante and its kind,
@@ -458,100 +456,101 @@ class Table:
 
     def to_dict(self):
         """The whole table as plain JSON-compatible data, in words: what the state file
-        keeps. `players` has a byte per seat: the status, then the flags 4 waits for the BB,
-        8 new, 16 missed BB, 32 missed SB, 64 carries SB, 128 paid BB; `posts` one number
-        per posting seat of the last hand (seat * 16 + live * 4 + dead); the others are
-        named for what they are."""
+        keeps (format 4; E4 in RULES.md says what each key holds)."""
         n = self.seats
-        players = []
-        for seat in range(1, n + 1):
-            byte = self._status[seat]
-            for bit, seats in ((4, self._waits_for_bb), (8, self._new), (16, self._missed_bb),
-                               (32, self._missed_sb), (64, self._carries_sb),
-                               (128, self._paid_bb)):
-                if seats >> seat & 1:
-                    byte |= bit
-            players.append(byte)
         posts = []
-        seat = self._button
-        for _ in range(n):
-            seat = seat % n + 1
+        for seat in range(1, n + 1):
             if self._live[seat] or self._dead[seat]:
-                posts.append(seat * 16 + self._live[seat] * 4 + self._dead[seat])
-        return {
-            "format": FORMAT, "seats": self.seats, "rules": self.rules,
-            "tournament": self.tournament, "level": list(self._level),
-            "hand_level": list(self._hand_level), "hands": self._hands,
-            "players": players, "button": self._button,
-            "small_blind": self._sb_seat, "small_blind_player": self._sb_player,
-            "big_blind": self._bb, "dealt": _seats_of(self._dealt),
-            "left": _seats_of(self._left), "passed": _seats_of(self._passed),
-            "travel": self._travel, "posts": posts,
+                posts.append([seat, LIVE_BLINDS[self._live[seat]], self._dead[seat]])
+        d = {
+            "format": FORMAT, "seats": n, "rules": self.rules, "tournament": self.tournament,
+            "level": list(self._level), "hand_level": list(self._hand_level),
+            "hands": self._hands, "active": self._seats_of_status(_ACTIVE),
+            "away": self._seats_of_status(_AWAY), "waiting": self._seats_of_status(_WAITING),
+            "button": self._button, "small_blind": self._sb_seat,
+            "small_blind_player": self._sb_player, "big_blind": self._bb,
+            "dealt": _seats_of(self._dealt), "left": _seats_of(self._left),
+            "passed": _seats_of(self._passed), "travel": self._travel, "posts": posts,
         }
+        for name, attr in _FLAGS:
+            seats = getattr(self, attr)
+            if seats:  # a flag nobody has is left out
+                d[name] = _seats_of(seats)
+        return d
 
     @classmethod
     def from_dict(cls, d):
-        """A table from to_dict() data. Data that is incomplete, malformed or inconsistent
-        (a damaged state file) raises RuleError rather than giving a table that misbehaves.
-        The forms of earlier firmware (one-letter keys) are read by tableform.py."""
+        """A table from to_dict() data; the forms of earlier firmware (formats 1 to 3) are
+        read by tableform.py. Data that is incomplete, malformed or inconsistent (a damaged
+        state file) raises RuleError rather than giving a table that misbehaves: the table
+        read must save back to the very data read (a list of seats out of order, a seat in
+        two statuses, an empty list, a key of no table are damage too)."""
         try:
-            if "v" in d:
+            if "v" in d or d["format"] == 3:  # an earlier firmware's
                 from dealerbutton.tableform import upgrade
                 d = upgrade(d)
-            if d["format"] != FORMAT:
-                raise RuleError("table data format %r is not %d" % (d["format"], FORMAT))
+            version = d["format"]
+        except (KeyError, TypeError, IndexError, ValueError):
+            raise RuleError("table data is incomplete or malformed") from None
+        if version != FORMAT or type(version) is not int:
+            raise RuleError("table data format %r is not 1 to %d" % (version, FORMAT))
+        try:
             level = d["level"]
-            hand_level = d["hand_level"]
             tournament = d["tournament"]
             if tournament is not True and tournament is not False:
                 raise TypeError
             t = cls(d["seats"], d["rules"], level[:2], tournament)
             _check_level(*level)
-            _check_level(*hand_level)
+            _check_level(*d["hand_level"])
             t._level = tuple(level)
-            t._hand_level = tuple(hand_level)
+            t._hand_level = tuple(d["hand_level"])
             n = t.seats
-            players = d["players"]
-            hands = d["hands"]
-            last = [d["button"], d["small_blind"], d["small_blind_player"], d["big_blind"],
-                    _mask_of(d["dealt"], n), _mask_of(d["left"], n), _mask_of(d["passed"], n),
-                    d["travel"]]
-            posts = d["posts"]
-            ok = (len(players) == n and type(hands) is int and hands >= 0 and len(posts) <= n)
-            for x in players:
-                ok = ok and type(x) is int and 0 <= x <= 255
-            for x in last + posts:
+            seated = 0
+            for status in (_ACTIVE, _AWAY, _WAITING):  # a seat in none of them is empty
+                seats = _mask_of(d[STATUSES[status]], n)
+                seated |= seats
+                for seat in range(1, n + 1):
+                    if seats >> seat & 1:
+                        t._status[seat] = status
+            waiting = seats  # (the last list read)
+            flags = 0
+            for name, attr in _FLAGS:
+                seats = _mask_of(d[name], n) if name in d else 0
+                setattr(t, attr, seats)
+                flags |= seats
+            t._hands = d["hands"]
+            t._button = d["button"]
+            t._sb_seat = d["small_blind"]
+            t._sb_player = d["small_blind_player"]
+            t._bb = d["big_blind"]
+            t._travel = d["travel"]
+            t._dealt = _mask_of(d["dealt"], n)
+            t._left = _mask_of(d["left"], n)
+            t._passed = _mask_of(d["passed"], n)
+            ok = True
+            for x in (t._hands, t._button, t._sb_seat, t._sb_player, t._bb, t._travel):
                 ok = ok and type(x) is int and x >= 0
+            posted = 0
+            for seat, live, dead in d["posts"]:  # [seat, live blind, dead small blinds]
+                ok = ok and type(seat) is int and type(dead) is int and 0 <= dead <= 2
+                t._live[seat] = LIVE_BLINDS.index(live)
+                t._dead[seat] = dead
+                posted |= 1 << seat
+            ok = ok and t.to_dict() == d
         except (KeyError, TypeError, IndexError, ValueError):
             raise RuleError("table data is incomplete or malformed") from None
-        if ok and hands:
-            button, sb_seat, sb_player, bb, dealt, left, passed, travel = last
-            ok = (1 <= button <= n and 1 <= sb_seat <= n and sb_player <= n and 1 <= bb <= n
-                  and dealt >> bb & 1 and travel <= n)
+        ok = ok and not flags & ~seated  # only a seated player has flags
+        if ok and t._hands:  # (only a seat dealt in posted)
+            ok = (1 <= t._button <= n and 1 <= t._sb_seat <= n and t._sb_player <= n
+                  and 1 <= t._bb <= n and t._dealt >> t._bb & 1 and t._travel <= n
+                  and not posted & ~t._dealt)
         elif ok:
             # Before the first hand nobody waits (S1: whoever sits down is in) and nothing
             # was posted.
-            ok = not any(last) and not posts and all(x & 3 != _WAITING for x in players)
-        for post in posts:
-            ok = (ok and 1 <= post >> 4 <= n and post >> 2 & 3 <= 2 and post & 3 <= 2
-                  and post & 15)
+            ok = not (t._button or t._sb_seat or t._sb_player or t._bb or t._dealt
+                      or t._left or t._passed or t._travel or posted or waiting)
         if not ok:
             raise RuleError("table data is inconsistent")
-        for seat in range(1, n + 1):
-            byte = players[seat - 1]
-            t._status[seat] = byte & 3
-            t._waits_for_bb |= (byte >> 2 & 1) << seat
-            t._new |= (byte >> 3 & 1) << seat
-            t._missed_bb |= (byte >> 4 & 1) << seat
-            t._missed_sb |= (byte >> 5 & 1) << seat
-            t._carries_sb |= (byte >> 6 & 1) << seat
-            t._paid_bb |= (byte >> 7 & 1) << seat
-        for post in posts:
-            t._live[post >> 4] = post >> 2 & 3
-            t._dead[post >> 4] = post & 3
-        t._hands = hands
-        (t._button, t._sb_seat, t._sb_player, t._bb, t._dealt, t._left, t._passed,
-         t._travel) = last
         return t
 
     # ---- insides -------------------------------------------------------------------------
@@ -626,6 +625,15 @@ class Table:
         if self.tournament:
             raise RuleError("seat %d: a tournament has no post or wait, all are dealt in" % seat)
 
+    def _seats_of_status(self, status):
+        """The seats whose player has this status, in order (the saved form; _seats_with
+        counts everybody seated as active at a tournament table)."""
+        seats = []
+        for seat in range(1, self.seats + 1):
+            if self._status[seat] == status:
+                seats.append(seat)
+        return seats
+
     def _seats_with(self, status):
         """The seats whose player has this status, as a mask; _ACTIVE at a tournament table:
         every seated player, who counts as active (T1)."""
@@ -671,8 +679,8 @@ class Table:
 
     def _chips(self, live, dead):
         """A post (its live blind, its dead small blinds) in chips at the level in force:
-        (live, dead)."""
-        return (_blind(live, self._level), dead * self._level[0])
+        (live, dead). The level's first two numbers are the small and the big blind."""
+        return (self._level[live - 1] if live else 0, dead * self._level[0])
 
     # ---- the next hand -------------------------------------------------------------------
     #
@@ -926,7 +934,8 @@ class Table:
         posts = {}
         for seat in dealt:  # clockwise from the first seat after the button
             if self._live[seat] or self._dead[seat]:
-                posts[seat] = (_blind(self._live[seat], level), self._dead[seat] * small)
+                live = self._live[seat]
+                posts[seat] = (level[live - 1] if live else 0, self._dead[seat] * small)
         if ante:  # T5: dead money, added to the dead part of the post
             for seat in dealt:
                 if kind == "each" or seat == self._bb:

@@ -113,7 +113,9 @@ def format4(d):
         words[name] = [s for s in range(1, len(players) + 1) if players[s - 1] & 3 == status]
     for bit, name in ((4, "waits_for_bb"), (8, "new"), (16, "missed_bb"), (32, "missed_sb"),
                       (64, "carries_sb"), (128, "paid_bb")):
-        words[name] = [s for s in range(1, len(players) + 1) if players[s - 1] & bit]
+        seats = [s for s in range(1, len(players) + 1) if players[s - 1] & bit]
+        if seats:  # (a flag nobody has is left out)
+            words[name] = seats
     words["posts"] = sorted([p >> 4, ("none", "sb", "bb")[p >> 2 & 3], p & 3]
                             for p in words["posts"])
     return words
