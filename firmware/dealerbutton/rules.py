@@ -26,16 +26,15 @@ _LIVE_BB = const(2)
 UNDO_DEPTH = const(40)
 # An undo record (see _save_for_undo) holds the table's state as sets of seats and numbers,
 # big-endian: first, 2 bytes each, the seats of each status, of each live blind and of each
-# count of dead small blinds in the last hand (_BY_SEAT: which of the seats' bytes, of what
-# value), then these attributes, of _SIZES bytes each: 41 bytes whatever the seats. The two
-# levels of the record are kept beside it, in a list.
-_BY_SEAT = (("_status", _ACTIVE), ("_status", _AWAY), ("_status", _WAITING),
-            ("_live", _LIVE_SB), ("_live", _LIVE_BB), ("_dead", 1), ("_dead", 2))
+# count of dead small blinds in the last hand (_BY_SEAT: the seats' bytes, and their values
+# from 1 up to this one), then these attributes, of _SIZES bytes each: 41 bytes whatever the
+# seats. The two levels of the record are kept beside it, in a list.
+_BY_SEAT = (("_status", _WAITING), ("_live", _LIVE_BB), ("_dead", 2))
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
            "_passed", "_travel", "_waits_for_bb", "_new", "_missed_bb", "_missed_sb",
            "_carries_sb", "_paid_bb")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x02\x02\x02\x02\x02\x02"
-_RECORD_BYTES = const(41)  # 2 bytes for each of _BY_SEAT, and the sum of _SIZES
+_RECORD_BYTES = const(41)  # 2 bytes for each set of _BY_SEAT (3 + 2 + 2), and the sum of _SIZES
 FORMAT = const(4)  # the saved form (to_dict): in words; 1 to 3 in tableform.py
 # The players' flags: their names in the saved form, and the attributes that hold them.
 _FLAGS = (("waits_for_bb", "_waits_for_bb"), ("new", "_new"), ("missed_bb", "_missed_bb"),
@@ -457,16 +456,19 @@ class Table:
     def to_dict(self):
         """The whole table as plain JSON-compatible data, in words: what the state file
         keeps (format 4; E4 in RULES.md says what each key holds)."""
-        n = self.seats
         posts = []
-        for seat in range(1, n + 1):
+        for seat in range(1, self.seats + 1):
             if self._live[seat] or self._dead[seat]:
                 posts.append([seat, LIVE_BLINDS[self._live[seat]], self._dead[seat]])
+        away = self._seats_with(_AWAY)
+        waiting = self._seats_with(_WAITING)
         d = {
-            "format": FORMAT, "seats": n, "rules": self.rules, "tournament": self.tournament,
-            "level": list(self._level), "hand_level": list(self._hand_level),
-            "hands": self._hands, "active": self._seats_of_status(_ACTIVE),
-            "away": self._seats_of_status(_AWAY), "waiting": self._seats_of_status(_WAITING),
+            "format": FORMAT, "seats": self.seats, "rules": self.rules,
+            "tournament": self.tournament, "level": list(self._level),
+            "hand_level": list(self._hand_level), "hands": self._hands,
+            # (at a tournament table _seats_with counts everybody seated as active)
+            "active": _seats_of(self._seats_with(_ACTIVE) & ~away & ~waiting),
+            "away": _seats_of(away), "waiting": _seats_of(waiting),
             "button": self._button, "small_blind": self._sb_seat,
             "small_blind_player": self._sb_player, "big_blind": self._bb,
             "dealt": _seats_of(self._dealt), "left": _seats_of(self._left),
@@ -574,15 +576,16 @@ class Table:
         ring = self._undo
         top = self._top
         at = top * _RECORD_BYTES
-        for name, value in _BY_SEAT:
+        for name, most in _BY_SEAT:
             values = getattr(self, name)
-            seats = 0
-            for seat in range(1, self.seats + 1):
-                if values[seat] == value:
-                    seats |= 1 << seat
-            ring[at] = seats >> 8
-            ring[at + 1] = seats & 255
-            at += 2
+            for value in range(1, most + 1):
+                seats = 0
+                for seat in range(1, self.seats + 1):
+                    if values[seat] == value:
+                        seats |= 1 << seat
+                ring[at] = seats >> 8
+                ring[at + 1] = seats & 255
+                at += 2
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             size = _SIZES[j]
@@ -602,16 +605,17 @@ class Table:
         ring = self._undo
         self._level = self._undo_levels[2 * top]
         self._hand_level = self._undo_levels[2 * top + 1]
-        for seat in range(1, n + 1):  # (a seat in none of the sets: 0)
-            self._status[seat] = self._live[seat] = self._dead[seat] = 0
         at = top * _RECORD_BYTES
-        for name, value in _BY_SEAT:
+        for name, most in _BY_SEAT:
             values = getattr(self, name)
-            seats = ring[at] << 8 | ring[at + 1]
-            for seat in range(1, n + 1):
-                if seats >> seat & 1:
-                    values[seat] = value
-            at += 2
+            for seat in range(1, n + 1):  # (a seat in none of the sets: 0)
+                values[seat] = 0
+            for value in range(1, most + 1):
+                seats = ring[at] << 8 | ring[at + 1]
+                for seat in range(1, n + 1):
+                    if seats >> seat & 1:
+                        values[seat] = value
+                at += 2
         for j in range(len(_RECORD)):
             size = _SIZES[j]
             v = ring[at]
@@ -624,15 +628,6 @@ class Table:
     def _no_choice(self, seat):
         if self.tournament:
             raise RuleError("seat %d: a tournament has no post or wait, all are dealt in" % seat)
-
-    def _seats_of_status(self, status):
-        """The seats whose player has this status, in order (the saved form; _seats_with
-        counts everybody seated as active at a tournament table)."""
-        seats = []
-        for seat in range(1, self.seats + 1):
-            if self._status[seat] == status:
-                seats.append(seat)
-        return seats
 
     def _seats_with(self, status):
         """The seats whose player has this status, as a mask; _ACTIVE at a tournament table:
