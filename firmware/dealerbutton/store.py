@@ -173,7 +173,8 @@ class Store:
     def encode(self, table_dict, seq, clock_dict=None):
         """(head, payload) bytes of the file for this table and sequence number, without the
         closing brace."""
-        payload = bytes(self.buf[:self._payload(table_dict, clock_dict)])
+        n = self._payload(table_dict, clock_dict)   # (first: it may make self.buf larger)
+        payload = bytes(self.buf[:n])
         return _head(seq, payload), payload
 
     def save(self, table_dict, clock_dict=None):

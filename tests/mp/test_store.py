@@ -267,6 +267,14 @@ def _data_folder():
     return here + "/../data/format2"
 
 
+def test_encode_gives_a_table_bigger_than_the_buffer_whole():
+    big = {"players": list(range(400)), "name": "x" * 300}
+    s = store.Store(FakeFlash())
+    head, payload = s.encode(big, 3)
+    assert payload == store.dumps(big).encode() and len(payload) > 1500
+    assert store.parse(head + payload + b"}")[:2] == (big, 3)
+
+
 def test_tables_saved_by_the_firmware_before_format_3_come_back():
     # State files the firmware wrote before the saved form had words (format 2: one-letter
     # keys), and what each table was then (statuses, owes, choices, the next hand).
