@@ -12,11 +12,7 @@ blind's seat, the player who posted it, big blind, dealt, left, passed (masks of
 travel], q posts. Format 1 (before tournaments) had no t and no l, and a level of two
 blinds."""
 
-# Format 3's values of a status and of a live blind, and format 4's words for them (as
-# rules.STATUSES and rules.LIVE_BLINDS say them; this module imports nothing of rules.py,
-# which imports it).
-STATUSES = ("empty", "active", "away", "waiting")
-LIVE_BLINDS = ("none", "sb", "bb")
+from dealerbutton.rules import LIVE_BLINDS, STATUSES
 
 # Format 3's flag bits of a player's byte, and the names format 4 gives them.
 _FLAG_BITS = ((4, "waits_for_bb"), (8, "new"), (16, "missed_bb"), (32, "missed_sb"),

@@ -83,12 +83,5 @@ def test_damaged_format_3_data_is_refused():
     refuses_every_table_data(bad)
 
 
-def test_the_old_forms_words_are_the_rules_words():
-    # tableform.py keeps its own copy of the words (rules.py imports it, not the other way).
-    from dealerbutton import rules, tableform
-    assert tableform.STATUSES == rules.STATUSES
-    assert tableform.LIVE_BLINDS == rules.LIVE_BLINDS
-
-
 if __name__ == "__main__":
     mptest.run_all(globals())
