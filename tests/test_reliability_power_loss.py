@@ -387,29 +387,20 @@ def _alarm(signum, frame):
 
 
 def mutate_table(rand, d, seats):
-    """A copy of to_dict() data with 1..3 changes in the players' statuses and flags (lists
-    of seats), the last hand's positions, seat lists or posts, or the hand count: what a
-    firmware bug or a hand-edited file could leave behind a valid CRC."""
+    """A copy of to_dict() data with 1..3 numbers changed in the seats' flags, the last
+    hand's positions, seat lists or posts, or the hand count: what a firmware bug or a
+    hand-edited file could leave behind a valid CRC."""
     d = copy.deepcopy(d)
     for _ in range(rand.between(1, 3)):
-        key = rand.pick(("active", "away", "waiting", "waits_for_bb", "new", "missed_bb",
-                         "missed_sb", "carries_sb", "paid_bb", "posts", "posts", "hands",
-                         "button", "small_blind", "small_blind_player", "big_blind", "travel",
+        key = rand.pick(("players", "players", "posts", "posts", "hands", "button",
+                         "small_blind", "small_blind_player", "big_blind", "travel",
                          "dealt", "left", "passed"))
-        v = d.get(key)  # (a flag nobody has is left out)
-        seat = rand.pick((0, 1, seats, seats + 1, rand.between(1, seats), rand.between(1, seats)))
-        if v is None:
-            d[key] = [seat]
-        elif key == "posts" and v and rand.chance(80):  # a post's seat, live blind or dead
-            v[rand.below(len(v))][rand.below(3)] = rand.pick((seat, "sb", "bb", "none", 0, 1, 2, 3))
-        elif key == "posts":
-            v.append([seat, rand.pick(("sb", "bb", "none")), rand.pick((0, 1, 2))])
-        elif isinstance(v, list) and v and rand.chance(40):
-            v[rand.below(len(v))] = rand.pick((seat, seat, rand.below(256), rand.below(1 << 13)))
-        elif isinstance(v, list) and v and rand.chance(50):
-            del v[rand.below(len(v))]
+        v = d[key]
+        if isinstance(v, list) and v and rand.chance(80):
+            v[rand.below(len(v))] = rand.pick((0, 1, 2, 3, 4, 8, 11, seats, seats + 1,
+                                               rand.below(256), rand.below(1 << 13)))
         elif isinstance(v, list):
-            v.append(seat)
+            v.append(rand.pick((0, 1, seats, seats + 1, rand.below(256))))
         else:
             d[key] = rand.pick((0, 1, seats, seats + 1, rand.between(2, 1000)))
     return d

@@ -39,17 +39,13 @@ TOURNAMENT_MOVES = ([(ev, s) for ev in ("sit", "away", "back", "leave") for s in
                        ("level", 1), ("level", 2)])
 
 
-# The saved form's keys but hands (and format, seats, rules, tournament: the same throughout);
-# a flag nobody has is left out.
-PLAYERS = ("active", "away", "waiting", "waits_for_bb", "new", "missed_bb", "missed_sb",
-           "carries_sb", "paid_bb")
 LAST_HAND = ("button", "small_blind", "small_blind_player", "big_blind", "dealt", "left",
-             "passed", "travel", "posts")
+             "passed", "travel")
 
 
 def norm(d):
-    return (d["hands"] > 0, tuple(repr(d.get(k)) for k in PLAYERS),
-            tuple(repr(d[k]) for k in LAST_HAND), tuple(d["level"]), tuple(d["hand_level"]))
+    return (d["hands"] > 0, tuple(d["players"]), tuple(repr(d[k]) for k in LAST_HAND),
+            tuple(d["posts"]), tuple(d["level"]), tuple(d["hand_level"]))
 
 
 def same(a, b):

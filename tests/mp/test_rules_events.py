@@ -193,8 +193,8 @@ def test_E4_state_is_plain_json_data_and_small():
     t.sit(2, post=True)
     t.leave(11)
     d = t.to_dict()
-    text = json.dumps(d, separators=(",", ":"))   # compact, as the store writes it
-    assert len(text) < 512, len(text)   # (in words; within the store's buffer)
+    text = json.dumps(d)
+    assert len(text) < 512, len(text)   # (in words; littlefs keeps it inline)
     back = json.loads(text)
     assert back == d
     again = Table.from_dict(back)
@@ -206,22 +206,13 @@ def test_E4_from_dict_refuses_bad_data():
     good = seed000().to_dict()
     bad = []
     for k in good:
-        if k != "paid_bb":  # (a flag: left out while nobody has it)
-            d = dict(good)
-            del d[k]
-            bad.append(d)
-    # Seed 000: seats 1..7 active, 8 and 9 empty; the SB on 1, the BB on 2.
+        d = dict(good)
+        del d[k]
+        bad.append(d)
     for k, v in (("format", 99), ("v", 99), ("seats", 20), ("rules", "x"), ("level", [20, 10]),
-                 ("hands", -1), ("active", [1, 2, 3, 4, 5, 6, 7, 10]),
-                 ("active", [2, 1, 3, 4, 5, 6, 7]), ("away", [3]), ("waiting", [8, 8]),
-                 ("waiting", ["8"]), ("new", [9]), ("missed_bb", [8]), ("paid_bb", [0]),
-                 ("waits_for_bb", [10]), ("carries_sb", []), ("paid_bb", []),
+                 ("hands", -1), ("players", [1, 2]), ("players", [300] * 9),
                  ("button", 0), ("big_blind", 99), ("dealt", [1, 99]), ("dealt", 6),
-                 ("travel", 99), ("posts", [1, 2]), ("posts", "x"), ("hands", "1"),
-                 ("posts", [[1, "sb", 0], [2, "xx", 0]]), ("posts", [[2, "bb", 0], [1, "sb", 0]]),
-                 ("posts", [[1, "sb", 0], [1, "bb", 0]]), ("posts", [[8, "bb", 0]]),
-                 ("posts", [[1, "none", 0]]), ("posts", [[1, "sb", 3]]), ("posts", [[1, "sb"]]),
-                 ("posts", [[1, 1, 0]]), ("posts", [[1, "sb", -1]]), ("posts", {"1": "sb"})):
+                 ("travel", 99), ("posts", [1, 2]), ("posts", "x"), ("hands", "1")):
         d = dict(good)
         d[k] = v
         bad.append(d)

@@ -594,24 +594,20 @@ def bench_state(out):
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
     # The widest file: a million hands, ten million saves, the biggest stakes config.json
-    # takes, every seat in every seat list (but one status list), every seat posting in the
-    # widest words.
+    # takes, every seat flag byte and post code at three digits, every seat in every seat list.
     d = t.to_dict()
     d["hands"] = 999999
     d["level"] = d["hand_level"] = [1000000, 1000000, 1000000, "each"]
     d["tournament"] = True
     d["rules"] = "moving"
-    every = list(range(1, SEATS + 1))
-    d["active"] = d["away"] = []
-    for key in ("waiting", "waits_for_bb", "new", "missed_bb", "missed_sb", "carries_sb",
-                "paid_bb", "dealt", "left", "passed"):
-        d[key] = every
+    d["players"] = [255] * SEATS
     d["button"] = d["small_blind"] = d["small_blind_player"] = d["big_blind"] = SEATS
+    d["dealt"] = d["left"] = d["passed"] = list(range(1, SEATS + 1))
     d["travel"] = SEATS
-    d["posts"] = [[s, "none", 2] for s in every]
-    # The file: its head with the CRC at its widest (10 digits), the table's JSON, "}".
-    head = b'{"v":%d,"seq":9999999,"crc":4294967295,"table":' % store.FORMAT
-    worst = len(head) + len(store.dumps(d)) + 1
+    d["posts"] = [SEATS * 16 + 3] * SEATS
+    head, payload = st.encode(d, 9999999)
+    worst = len(head) + len(payload) + 1 - len(("%d" % store.checksum(1, 9999999, payload)))
+    worst += 10  # the CRC at its widest, 10 digits
     out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
                     "players_owing": debts, "round_trip": ok, "seq": seq}
 
