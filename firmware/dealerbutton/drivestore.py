@@ -44,7 +44,8 @@ class DriveStore(store.Store):
         self.legacy = store.Store(store.OsFs(root or "/"))
         self.files = [None, None]          # each copy, open for writing once saved to
         self.seqs = [0, 0]                 # the save each copy holds (0: none intact)
-        self.block_buf = bytearray(store.READ_LIMIT)  # a table's blocks, as written
+        self.block_buf = bytearray(2 * BLOCK)   # a table's blocks, as written (grows)
+        self.blank = b" " * BLOCK          # a block of spaces: over what a table left
         n = store.READ_LIMIT // BLOCK
         self.blocks = [n, n]               # blocks its table may fill (read: fewer)
         self.readonly = False              # the drive is not the board's: nothing written
@@ -60,9 +61,11 @@ class DriveStore(store.Store):
         payload = memoryview(self.buf)[:n]
         head = store._head(seq, payload)
         size = len(head) + n + 1
-        if size > len(self.block_buf):
+        if size > store.READ_LIMIT:
             raise OSError("the table is too big to save (%d bytes, at most %d)"
-                          % (size, len(self.block_buf)))
+                          % (size, store.READ_LIMIT))
+        if size > len(self.block_buf):
+            self.block_buf = bytearray((size + BLOCK - 1) // BLOCK * BLOCK)
         b = self.block_buf
         b[:len(head)] = head
         b[len(head):len(head) + n] = payload
@@ -78,8 +81,7 @@ class DriveStore(store.Store):
         is left of a longer table the copy held."""
         b = self.block_buf
         blocks = (size + BLOCK - 1) // BLOCK
-        end = max(blocks, self.blocks[k]) * BLOCK
-        for i in range(size, end):
+        for i in range(size, blocks * BLOCK):
             b[i] = 32
         f = self.files[k]
         if f is None:
@@ -87,7 +89,9 @@ class DriveStore(store.Store):
             # board each write goes to FAT as it is, and a flush would write the folder.
             f = self.files[k] = self.fs.open(COPIES[k], "r+b", 0)
         f.seek(START)
-        f.write(memoryview(b)[:end])   # whole blocks: FAT passes them to the drive at once
+        f.write(memoryview(b)[:blocks * BLOCK])   # whole blocks: FAT passes them on at once
+        for _ in range(blocks, self.blocks[k]):
+            f.write(self.blank)
         self.blocks[k] = blocks
         self.sync()
 
@@ -173,16 +177,13 @@ class DriveStore(store.Store):
         try:
             if not self.fs.exists(""):
                 self.fs.mkdir()
-            blank = memoryview(self.block_buf)
-            for i in range(len(self.block_buf)):
-                self.block_buf[i] = 32
             for k in (0, 1):
                 if self.fs.exists(COPIES[k]):
                     continue
                 f = self.fs.open(COPIES[k], "wb")
                 try:
-                    for _ in range(SIZE // len(self.block_buf)):
-                        f.write(blank)
+                    for _ in range(SIZE // BLOCK):
+                        f.write(self.blank)
                 finally:
                     f.close()
                 self.blocks[k] = 0
@@ -241,6 +242,8 @@ class DriveStore(store.Store):
             data = f.read(store.READ_LIMIT)
         finally:
             f.close()
+        if len(data) > len(self.block_buf):
+            self.block_buf = bytearray((len(data) + BLOCK - 1) // BLOCK * BLOCK)
         self.block_buf[:len(data)] = data
         k = 1 if self.seqs[0] > self.seqs[1] else 0
         self._write(k, len(data))
