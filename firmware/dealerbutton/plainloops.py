@@ -30,14 +30,14 @@ def paint(out, phys, start, end, rgb):
     return delta
 
 
-def reorder(out, rgb, n, at, bpp):
-    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs of bpp bytes each:
-    at[0], at[1], at[2] are where R, G and B go among an LED's bytes, at[3] where W goes
-    (left dark), or 15: no W."""
-    r = at[0]
-    g = at[1]
-    b = at[2]
-    w = at[3]
+def reorder(out, rgb, n, layout):
+    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs. layout packs where R,
+    G, B and W go among one LED's bytes (4 bits each, 15: no W) and the bytes per LED."""
+    r = layout & 15
+    g = (layout >> 4) & 15
+    b = (layout >> 8) & 15
+    w = (layout >> 12) & 15
+    bpp = layout >> 16
     d = 0
     s = 0
     for _ in range(n):

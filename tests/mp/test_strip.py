@@ -144,12 +144,12 @@ def test_viper_and_plain_reorder_agree():
     frame = bytearray(range(3, 183))
     for order in ("GRB", "RGB", "BGR", "BRG", "GRBW", "RGBW", "WRGB"):
         bpp = len(order)
-        at = bytearray(4)
+        layout = bpp << 16
         for i in range(4):
-            k = order.find("RGBW"[i])
-            at[i] = 15 if k < 0 else k
+            at = order.find("RGBW"[i])
+            layout |= (15 if at < 0 else at) << (4 * i)
         plain = bytearray(60 * bpp)
-        plainloops.reorder(plain, frame, 60, at, bpp)
+        plainloops.reorder(plain, frame, 60, layout)
         for k in range(60):
             for c in range(3):
                 assert plain[bpp * k + order.find("RGB"[c])] == frame[3 * k + c], (order, k)
@@ -157,7 +157,7 @@ def test_viper_and_plain_reorder_agree():
                 assert plain[bpp * k + order.find("W")] == 0
         if fastloops is not None:
             fast = bytearray(60 * bpp)
-            fastloops.reorder(fast, frame, 60, at, bpp)
+            fastloops.reorder(fast, frame, 60, layout)
             assert fast == plain, order
     if sys.implementation.name == "micropython":
         assert strip_mod._reorder is fastloops.reorder  # the board's build has viper
