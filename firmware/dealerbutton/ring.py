@@ -209,8 +209,9 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
-        self._show = bytearray(10)
+        # What a seat shows, up to five things: each one's palette role and level.
+        self._show_role = bytearray(5)
+        self._show_level = bytearray(5)
         self._rgb = bytearray(3)  # one colour being painted
         # The steady picture, brightness applied: seats that do not animate (or the
         # error pattern); dark under the seats drawn every frame.
@@ -452,41 +453,42 @@ class Ring:
         """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
         returns the sum of the bytes drawn."""
         status = self.status[seat]
-        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
+        role = self._show_role  # the things the seat shows, in priority order
+        level = self._show_level
         n = 0
         if seat == self.button:
-            d[n] = ROLE_BUTTON
-            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+            role[n] = ROLE_BUTTON
+            level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
         if seat == self.bb:
-            d[n] = ROLE_BB
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_BB
+            level[n] = _LEVEL_ROLE
             n += 1
         if seat == self.sb:
-            d[n] = ROLE_SB
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_SB
+            level[n] = _LEVEL_ROLE
             n += 1
         first = seat == self.first_to_act
         if first:
-            d[n] = ROLE_FIRST
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_FIRST
+            level[n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
-            d[n] = ROLE_AWAY
-            d[5 + n] = _LEVEL_AWAY
+            role[n] = ROLE_AWAY
+            level[n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
-            d[n] = ROLE_WAIT_BB
-            d[5 + n] = _LEVEL_WAIT
+            role[n] = ROLE_WAIT_BB
+            level[n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
-            d[n] = ROLE_WAIT_POST
+            role[n] = ROLE_WAIT_POST
             on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
-            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
-            d[n] = ROLE_ACTIVE
-            d[5 + n] = _LEVEL_ACTIVE
+            role[n] = ROLE_ACTIVE
+            level[n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
             return 0
@@ -498,7 +500,7 @@ class Ring:
                 t = _PULSE_MS - t
             t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
             for j in range(n):
-                d[5 + j] = d[5 + j] * t // 255
+                level[j] = level[j] * t // 255
         start = self._start[seat - 1]
         size = self._start[seat] - start
         if size >= 4:
@@ -515,7 +517,7 @@ class Ring:
             q = size // n  # LEDs per thing, one more for the first r of them
             r = size % n
         for j in range(n):
-            self._colour(d[j], d[5 + j], brightness)
+            self._colour(role[j], level[j], brightness)
             end = k + q + 1 if j < r else k + q
             # out is dark on the arc (a cleared _base, or buf copied from it): the change
             # in its sum is what the thing adds.
