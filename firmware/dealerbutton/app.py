@@ -404,29 +404,27 @@ class App:
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def update_marks(self):
-        """The ring's marks from the table: each seat's status, the seat of each role."""
         t = self.table
-        ring = self.ring
-        status = ring.status
+        marks = self.ring.marks
         for s in range(1, t.seats + 1):
-            st = t.status(s)
-            if st == "waiting":
+            status = t.status(s)
+            if status == "waiting":
                 choice = t.choice(s)
                 if choice is None:
                     choice = "wait" if t.owes(s) == (0, 0) else "post"
-                status[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
-            elif st == "active":
-                status[s] = ringmod.ACTIVE
+                marks[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
+            elif status == "active":
+                marks[s] = ringmod.ACTIVE
             else:
-                status[s] = ringmod.AWAY if st == "away" else ringmod.EMPTY
+                marks[s] = ringmod.AWAY if status == "away" else ringmod.EMPTY
         h = t.hand
-        if h is None:
-            ring.button = ring.sb = ring.bb = ring.first_to_act = 0
-        else:
-            ring.button = h.button
-            ring.sb = h.sb or 0   # (None: no small blind this hand)
-            ring.bb = h.bb
-            ring.first_to_act = h.first_to_act or 0
+        if h is not None:
+            marks[h.button] |= ringmod.BUTTON
+            if h.sb is not None:
+                marks[h.sb] |= ringmod.SB
+            marks[h.bb] |= ringmod.BB
+            if h.first_to_act is not None:
+                marks[h.first_to_act] |= ringmod.FIRST
 
     # -- presses -------------------------------------------------------------------------
     def press(self, seat, long, defer_save=False):
@@ -435,9 +433,9 @@ class App:
         a press in the loop (see event())."""
         if defer_save:
             defer_save = HIDDEN if seat == 0 else AFTER_FRAME
-        alone = self.ring.shows_button_alone(seat)   # (the flash answers what the player saw)
+        shown = self.ring.marks[seat]   # (the flash answers what the player saw)
         reply = self.press_action(seat, long, defer_save)
-        self.ring.flash(seat, reply.startswith("ok"), self.now, alone)
+        self.ring.flash(seat, reply.startswith("ok"), self.now, shown)
         self.render_due = True
         return reply
 

@@ -4,10 +4,6 @@ run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.p
 same loops in plain Python are plainloops.py's, used wherever this module cannot load:
 CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
 another CPU. The tests run both on MicroPython and compare them.
-
-paint() takes five arguments: MicroPython's viper functions have taken more than four for
-years (the unix port, the Pico's 1.28 and mpy-cross 1.29 for armv6m all run it), though
-some of its documentation still says four.
 """
 
 import sys
@@ -31,12 +27,13 @@ def scale(buf: ptr8, n: int, factor: int) -> int:  # noqa: F821
 
 
 @micropython.viper
-def paint(out: ptr8, phys: ptr16, start: int, end: int, rgb: ptr8) -> int:  # noqa: F821
+def paint(out: ptr8, phys: ptr16, span: int, rgb: ptr8) -> int:  # noqa: F821
     r = rgb[0]
     g = rgb[1]
     b = rgb[2]
     delta = 0
-    k = start
+    k = span & 0xFFFF
+    end = span >> 16
     while k < end:
         p = 3 * phys[k]
         delta += r + g + b - out[p] - out[p + 1] - out[p + 2]

@@ -14,14 +14,14 @@ def scale(buf, n, factor):
     return total
 
 
-def paint(out, phys, start, end, rgb):
-    """Logical LEDs start .. end (exclusive) in the colour rgb[0:3], at the strip positions
-    phys[k]; returns the change in the sum of out's bytes."""
+def paint(out, phys, span, rgb):
+    """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
+    strip positions phys[k]; returns the change in the sum of out's bytes."""
     r = rgb[0]
     g = rgb[1]
     b = rgb[2]
     delta = 0
-    for k in range(start, end):
+    for k in range(span & 0xFFFF, span >> 16):
         p = 3 * phys[k]
         delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
         out[p] = r

@@ -1,18 +1,15 @@
-"""LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
-current limit applied).
+"""LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
 
-After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
-ACTIVE, AWAY, WAIT_BB, WAIT_POST) and the seat of each role into ``ring.button``,
-``ring.sb``, ``ring.bb`` and ``ring.first_to_act`` (0: nobody); the board calls
-``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip. render() only
-writes into buffers made in __init__, so it never allocates.
+The app writes one byte per seat into ``ring.marks`` after every table event; the
+board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
+render() only writes into buffers made in __init__, so it never allocates.
 
 A frame must cost little of its 25 ms on the board, where Python runs about 125 times
-slower than on a PC. So the steady part of the picture (a seat's colours while its status
-and roles stay the same) is drawn once into ``_base``, brightness applied, with the sum of
-its bytes kept for the current limit; a frame copies it (one C copy) and draws on top only
-what moves: the arcs of seats that breathe or blink, the draw chase and a flash. The result
-is byte for byte the frame of drawing everything every time.
+slower than on a PC. So the steady part of the picture (a seat's colours while its mark
+stays the same) is drawn once into ``_base``, brightness applied, with the sum of its bytes
+kept for the current limit; a frame copies it (one C copy) and draws on top only what
+moves: the arcs of seats that breathe or blink, the draw chase and a flash. The result is
+byte for byte the frame of drawing everything every time.
 
 Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
 LEDs than things to show, the first ones win, one LED each):
@@ -28,8 +25,8 @@ even on a single LED.  Arcs of 4 LEDs or more keep their last LED dark as a gap.
 
 At a tournament table the app sets ``ring.clock`` (and ``ring.clock_parts``) every loop
 turn; the clock's signals never take a seat's LED: they light only the LEDs the seats
-leave dark (empty seats, the gaps) and dim the whole ring for a moment, every seat keeping
-its colours:
+leave dark (empty seats, the gaps) and dim the whole ring for a moment, every mark keeping
+its colour:
     CLOCK_COMING  the last minute of a level: the dark LEDs blink vermilion once a second
                   and the whole ring dips to a quarter for 200 ms on each beat
     CLOCK_NEW     a level has just started (10 s): the ring blinks twice a second, dim
@@ -49,12 +46,17 @@ from array import array
 
 from dealerbutton.ticks import ticks_diff
 
-# A seat's status (ring.status[seat]).
+# Seat marks: status in the low 3 bits, roles OR'ed in.
 EMPTY = const(0)
 ACTIVE = const(1)
 AWAY = const(2)
 WAIT_BB = const(3)  # waiting for the big blind
 WAIT_POST = const(4)  # waiting, will post / owes a post
+STATUS_MASK = const(0x07)
+BUTTON = const(0x08)
+SB = const(0x10)
+BB = const(0x20)
+FIRST = const(0x40)  # first to act before the flop
 
 # Modes.
 NORMAL = const(0)
@@ -122,7 +124,7 @@ _BLACK = b"\x00\x00\x00"
 
 # What the steady picture (Ring._base) was drawn for.
 _DRAWN_NOTHING = const(-1)  # nothing yet, or the palette changed: draw it all
-_DRAWN_SEATS = const(0)  # the seats (NORMAL and DRAW modes)
+_DRAWN_SEATS = const(0)  # the seats' marks (NORMAL and DRAW modes)
 _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
 
 
@@ -195,12 +197,7 @@ class Ring:
         self.reverse = bool(reverse)
         self.brightness = brightness
         self.budget_ma = budget_ma
-        self.status = bytearray(seats + 1)  # each seat's status ([0]: unused)
-        # The seat of each role, 0 for nobody (no hand yet, no small blind).
-        self.button = 0
-        self.sb = 0
-        self.bb = 0
-        self.first_to_act = 0
+        self.marks = bytearray(seats + 1)
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
         self._view = memoryview(self.buf)  # copying into a memoryview slice allocates nothing
@@ -209,21 +206,14 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, up to five things: each one's palette role and level.
-        self._show_role = bytearray(5)
-        self._show_level = bytearray(5)
+        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
+        self._show = bytearray(10)
         self._rgb = bytearray(3)  # one colour being painted
-        # The steady picture, brightness applied: seats that do not animate (or the
+        # The steady picture, brightness applied: seats whose mark does not animate (or the
         # error pattern); dark under the seats drawn every frame.
         self._base = bytearray(3 * leds)
         self._base_sum = 0  # the sum of its bytes (the current limit needs the frame's sum)
-        # The statuses and roles _base shows.
-        self._drawn_status = bytearray(seats + 1)
-        self._drawn_button = 0
-        self._drawn_sb = 0
-        self._drawn_bb = 0
-        self._drawn_first_to_act = 0
-        self._again = bytearray(seats + 1)  # the seats to draw again (a 1 each)
+        self._drawn = bytearray(seats + 1)  # the marks _base shows
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
         self._live = bytearray(seats)  # the seats drawn every frame (first to act, owes a post)
@@ -234,7 +224,7 @@ class Ring:
         self._flash_at = 0
         self.clock = CLOCK_NONE
         self.clock_parts = 0  # CLOCK_BREAK: how many LEDs stand for the time left
-        # The logical LEDs no seat lights (empty seats, the gaps), found with the seats.
+        # The logical LEDs no seat lights (empty seats, the gaps), found with the marks.
         self._free = array("H", [0] * leds)
         self._nfree = 0
         self.set_palette(palette)
@@ -253,11 +243,10 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms, button_alone=None):
+    def flash(self, seat, ok, now_ms, shown=-1):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
-        flash when accepted, a double blink in the warning colour when refused.
-        button_alone: the seat showed the button alone when it was pressed (default:
-        whether it does now, see shows_button_alone())."""
+        flash when accepted, a double blink in the warning colour when refused. shown: the
+        seat's mark when it was pressed (default: its mark now)."""
         if not 0 <= seat <= self.seats:
             raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
@@ -266,17 +255,11 @@ class Ring:
         # A seat lit all in the flash's colour already (the button alone, white on every LED
         # of its arc) flashes dark instead: the press must show.
         pal = self._pal
-        if button_alone is None:
-            button_alone = self.shows_button_alone(seat)
-        self._flash_dark = (ok and button_alone
+        if shown < 0:
+            shown = self.marks[seat]
+        self._flash_dark = (ok and seat > 0 and shown == BUTTON | ACTIVE
                             and pal[3 * ROLE_BUTTON:3 * ROLE_BUTTON + 3]
                             == pal[3 * ROLE_OK:3 * ROLE_OK + 3])
-
-    def shows_button_alone(self, seat):
-        """The seat has the button and no other role, and its player is in (ACTIVE): the
-        button's white fills its whole arc."""
-        return (seat > 0 and seat == self.button and self.status[seat] == ACTIVE
-                and seat != self.sb and seat != self.bb and seat != self.first_to_act)
 
     @property
     def flashing(self):
@@ -284,7 +267,7 @@ class Ring:
 
     def flash_hides(self, seat):
         """An accepted press of seat is flashing (0: the next-hand button's, over the whole
-        ring): its flash is drawn over every LED of the seat, which shows nothing else."""
+        ring): its flash is drawn over every LED of the seat, so its mark does not show."""
         return self._flash_seat == seat and self._flash_ok
 
     # -- the frame ------------------------------------------------------------------
@@ -302,9 +285,7 @@ class Ring:
                 self._drawn_brightness = level
         elif self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
             self._draw_seats(level)
-        elif (self.status != self._drawn_status or self.button != self._drawn_button
-              or self.sb != self._drawn_sb or self.bb != self._drawn_bb
-              or self.first_to_act != self._drawn_first_to_act):
+        elif self.marks != self._drawn:
             self._redraw_changed(level)
         base = self._base
         self._view[0:len(base)] = base
@@ -339,85 +320,60 @@ class Ring:
         for i in range(len(base)):
             base[i] = 0
         self._base_sum = 0
-        self._note_drawn()
+        marks = self.marks
+        drawn = self._drawn
+        for seat in range(self.seats + 1):
+            drawn[seat] = marks[seat]
+        self._lives = 0
         for seat in range(1, self.seats + 1):
-            if not self._animated(seat):
+            if self._animated(marks[seat]):
+                self._live[self._lives] = seat
+                self._lives += 1
+            else:
                 self._base_sum += self._seat(seat, 0, level, base)
         self._drawn_what = _DRAWN_SEATS
         self._drawn_brightness = level
-        self._find_live()
         self._find_free()
 
     def _redraw_changed(self, level):
-        """The seats whose status or roles changed since _base was drawn: only they are
-        drawn again."""
-        again = self._again
-        status = self.status
-        drawn = self._drawn_status
-        for seat in range(1, self.seats + 1):
-            if status[seat] != drawn[seat]:
-                again[seat] = 1
-        # A role that moved: the seat it left and the seat it reached (0, nobody, is never
-        # drawn).
-        if self.button != self._drawn_button:
-            again[self._drawn_button] = 1
-            again[self.button] = 1
-        if self.sb != self._drawn_sb:
-            again[self._drawn_sb] = 1
-            again[self.sb] = 1
-        if self.bb != self._drawn_bb:
-            again[self._drawn_bb] = 1
-            again[self.bb] = 1
-        if self.first_to_act != self._drawn_first_to_act:
-            again[self._drawn_first_to_act] = 1
-            again[self.first_to_act] = 1
-        self._note_drawn()
+        """The seats whose marks changed since _base was drawn: only theirs is drawn again."""
+        marks = self.marks
+        drawn = self._drawn
         base = self._base
         phys = self._phys
         start = self._start
+        drawn[0] = marks[0]
         for seat in range(1, self.seats + 1):
-            if again[seat]:
-                again[seat] = 0
-                # Clear the seat's arc (black), then draw it unless it is drawn every frame.
-                self._base_sum += _paint_run(base, phys, start[seat - 1], start[seat], _BLACK)
-                if not self._animated(seat):
-                    self._base_sum += self._seat(seat, 0, level, base)
-        again[0] = 0
-        self._find_live()
-        self._find_free()
-
-    def _note_drawn(self):
-        """_base is drawn for the statuses and roles of now."""
-        status = self.status
-        drawn = self._drawn_status
-        for seat in range(self.seats + 1):
-            drawn[seat] = status[seat]
-        self._drawn_button = self.button
-        self._drawn_sb = self.sb
-        self._drawn_bb = self.bb
-        self._drawn_first_to_act = self.first_to_act
-
-    def _find_live(self):
-        """The seats drawn every frame (see _animated)."""
-        live = self._live
+            m = marks[seat]
+            if m == drawn[seat]:
+                continue
+            drawn[seat] = m
+            # Clear the seat's arc (black), then draw it unless it is drawn every frame.
+            self._base_sum += _paint_run(base, phys, start[seat - 1] | start[seat] << 16,
+                                         _BLACK)
+            if not (m & FIRST or m & STATUS_MASK == WAIT_POST):  # (see _animated)
+                self._base_sum += self._seat(seat, 0, level, base)
         lives = 0
+        live = self._live
         for seat in range(1, self.seats + 1):
-            if self._animated(seat):
+            m = marks[seat]
+            if m & FIRST or m & STATUS_MASK == WAIT_POST:
                 live[lives] = seat
                 lives += 1
         self._lives = lives
+        self._find_free()
 
     def _find_free(self):
         """The LEDs no seat lights, for the clock: an empty seat's arc (a dead button is
         drawn: not empty), the gap at the end of an arc of 4 LEDs or more."""
-        status = self.status
+        marks = self.marks
         start = self._start
         free = self._free
         n = 0
         for seat in range(1, self.seats + 1):
             a = start[seat - 1]
             b = start[seat]
-            if status[seat] == EMPTY and not self._has_role(seat):
+            if marks[seat] == EMPTY:
                 for k in range(a, b):
                     free[n] = k
                     n += 1
@@ -426,13 +382,10 @@ class Ring:
                 n += 1
         self._nfree = n
 
-    def _animated(self, seat):
+    @staticmethod
+    def _animated(m):
         """First to act breathes (the whole arc); owing a post blinks."""
-        return seat == self.first_to_act or self.status[seat] == WAIT_POST
-
-    def _has_role(self, seat):
-        return (seat == self.button or seat == self.sb or seat == self.bb
-                or seat == self.first_to_act)
+        return m & FIRST or m & STATUS_MASK == WAIT_POST
 
     # -- drawing ----------------------------------------------------------------------
     def _colour(self, role, level, brightness):
@@ -447,52 +400,51 @@ class Ring:
 
     def _paint(self, out, k):
         """Logical LED k in the colour of _rgb; returns what that adds to the byte sum."""
-        return _paint_run(out, self._phys, k, k + 1, self._rgb)
+        return _paint_run(out, self._phys, k | (k + 1) << 16, self._rgb)
 
     def _seat(self, seat, now_ms, brightness, out):
         """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
         returns the sum of the bytes drawn."""
-        status = self.status[seat]
-        role = self._show_role  # the things the seat shows, in priority order
-        level = self._show_level
+        m = self.marks[seat]
+        status = m & STATUS_MASK
+        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
         n = 0
-        if seat == self.button:
-            role[n] = ROLE_BUTTON
-            level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+        if m & BUTTON:
+            d[n] = ROLE_BUTTON
+            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
-        if seat == self.bb:
-            role[n] = ROLE_BB
-            level[n] = _LEVEL_ROLE
+        if m & BB:
+            d[n] = ROLE_BB
+            d[5 + n] = _LEVEL_ROLE
             n += 1
-        if seat == self.sb:
-            role[n] = ROLE_SB
-            level[n] = _LEVEL_ROLE
+        if m & SB:
+            d[n] = ROLE_SB
+            d[5 + n] = _LEVEL_ROLE
             n += 1
-        first = seat == self.first_to_act
-        if first:
-            role[n] = ROLE_FIRST
-            level[n] = _LEVEL_ROLE
+        if m & FIRST:
+            d[n] = ROLE_FIRST
+            d[5 + n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
-            role[n] = ROLE_AWAY
-            level[n] = _LEVEL_AWAY
+            d[n] = ROLE_AWAY
+            d[5 + n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
-            role[n] = ROLE_WAIT_BB
-            level[n] = _LEVEL_WAIT
+            d[n] = ROLE_WAIT_BB
+            d[5 + n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
-            role[n] = ROLE_WAIT_POST
+            d[n] = ROLE_WAIT_POST
             on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
-            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
-            role[n] = ROLE_ACTIVE
-            level[n] = _LEVEL_ACTIVE
+            d[n] = ROLE_ACTIVE
+            d[5 + n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
             return 0
-        if first:
+        if m & FIRST:
             # Breathe: a triangle wave between pulse_low and full.
             half = _PULSE_MS // 2
             t = now_ms % _PULSE_MS
@@ -500,7 +452,7 @@ class Ring:
                 t = _PULSE_MS - t
             t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
             for j in range(n):
-                level[j] = level[j] * t // 255
+                d[5 + j] = d[5 + j] * t // 255
         start = self._start[seat - 1]
         size = self._start[seat] - start
         if size >= 4:
@@ -517,11 +469,11 @@ class Ring:
             q = size // n  # LEDs per thing, one more for the first r of them
             r = size % n
         for j in range(n):
-            self._colour(role[j], level[j], brightness)
+            self._colour(d[j], d[5 + j], brightness)
             end = k + q + 1 if j < r else k + q
             # out is dark on the arc (a cleared _base, or buf copied from it): the change
             # in its sum is what the thing adds.
-            total += _paint_run(out, phys, k, end, rgb)
+            total += _paint_run(out, phys, k | end << 16, rgb)
             k = end
         return total
 
@@ -603,7 +555,7 @@ class Ring:
             a = self._start[seat - 1]
             b = self._start[seat]
         self._colour(role, 255 if on else 0, brightness)
-        return _paint_run(self.buf, self._phys, a, b, self._rgb)
+        return _paint_run(self.buf, self._phys, a | b << 16, self._rgb)
 
     def _limit(self, total):
         """The frame's estimated current from its byte sum; over the budget, the whole frame
