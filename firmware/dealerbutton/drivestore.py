@@ -40,7 +40,6 @@ class DriveStore(store.Store):
     def __init__(self, root="/"):
         root = root.rstrip("/")
         store.Store.__init__(self, store.OsFs(root + "/" + FOLDER), COPIES[0])
-        self.root = root or "/"
         self.legacy = store.Store(store.OsFs(root or "/"))
         self.files = [None, None]          # each copy, open for writing once saved to
         self.seqs = [0, 0]                 # the save each copy holds (0: none intact)

@@ -168,7 +168,7 @@ class Store:
                     n = _json(self.buf, _text(self.buf, n, ',"clock":'), clock_dict)
                 return n
             except IndexError:
-                self.buf = bytearray(len(self.buf) + 256)   # (a tournament's: once)
+                self.buf = bytearray(2 * len(self.buf))
 
     def encode(self, table_dict, seq, clock_dict=None):
         """(head, payload) bytes of the file for this table and sequence number, without the

@@ -9,6 +9,7 @@ import json
 import time
 from array import array
 
+from dealerbutton import store
 from dealerbutton.app import App
 
 try:
@@ -44,7 +45,8 @@ if hasattr(board, "pin_bank"):
     bank = board.pin_bank(cfg, pins)
 else:
     bank = board.Bank(pins) if hasattr(board, "Bank") else None
-app = App(cfg, board.make_strip(cfg), pins, quiet, board.make_store(),
+saved = board.make_store() if hasattr(board, "FlashStore") else store.Store(store.OsFs("/"))
+app = App(cfg, board.make_strip(cfg), pins, quiet, saved,
           now_ms=ms(), bank=bank)
 app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
 now = app.now

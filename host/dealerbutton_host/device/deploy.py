@@ -36,7 +36,7 @@ from .emulator import firmware_dir, package_dir
 
 MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package that never run on a MicroPython board: the emulated
-# board and its capture strip (host only), and the CircuitPython strip and board.
+# board and its capture strip (host only), and the CircuitPython strip, board and drive store.
 HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py", "drivestore.py")
 # Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block.
 NETWORK_ONLY = ("net.py",)
