@@ -157,6 +157,26 @@ print("back at the REPL", len(machine.resets))
     assert out[-1] == "back at the REPL 0"
 
 
+def test_ctrl_c_just_after_the_watchdog_started_stops_it(tmp_path):
+    """A host deploying while the board boots sends Ctrl-C; if it lands after the watchdog
+    started and before the app owns the line, the REPL must not be reset 8 s later."""
+    body = """
+stopped = []
+board.stop_watchdog = lambda: stopped.append(1) or True
+class Interrupted(machine.WDT):
+    def __init__(self, id=0, timeout=5000):
+        super().__init__(id, timeout)
+        raise KeyboardInterrupt
+machine.WDT = Interrupted
+board.run(loops=5)
+print("back at the REPL", len(machine.watchdogs), len(stopped), len(machine.resets))
+"""
+    p = run_board(tmp_path, body, config={})
+    out = lines(p)
+    assert out[-2] == "dealerbutton: stopped by Ctrl-C while starting; the REPL is free", out
+    assert out[-1] == "back at the REPL 1 1 0", out
+
+
 def test_stop_watchdog_writes_the_rp2040_register_only_on_rp2040(tmp_path):
     body = """
 print("unix", board.stop_watchdog(), machine.mem32.words)

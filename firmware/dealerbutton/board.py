@@ -252,11 +252,19 @@ def run(loops=None, console=None):
     Ctrl-C, if the line was not the app's)."""
     if loops is None:
         loops = max_loops
-    app, wdt, net = start()
+    console = console or Console()
+    try:
+        app, wdt, net = start()
+        console.own()
+    except KeyboardInterrupt:
+        # Ctrl-C while the app starts (a host deploying as the board boots): the watchdog
+        # may be running already, and nothing would feed it at the REPL.
+        stopped = stop_watchdog()
+        _write("dealerbutton: stopped by Ctrl-C while starting; the REPL is free%s"
+               % ("" if stopped else " (a watchdog, if started, resets the board in 8 s)"))
+        return
     stats = app.stats
     stats.reset_cause = reset_cause()
-    console = console or Console()
-    console.own()
     n = 0
     try:
         while loops is None or n < loops:

@@ -349,6 +349,8 @@ def run(loops=None):
         errors = pin_errors(cfg)
     now = now_ms()
     wdt = None
+    host = Input()
+    n = 0
     if errors:
         print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
@@ -360,9 +362,7 @@ def run(loops=None):
         app.frame_ms = FRAME_MS
         if flash.readonly:
             _write("* error " + READONLY)
-        wdt = start_watchdog()
-    host = Input()
-    n = 0
+        wdt = start_watchdog()   # the try follows at once: Ctrl-C from here on stops it
     try:
         while loops is None or n < loops:
             n += 1
