@@ -1,6 +1,6 @@
 """The frame's long loops as MicroPython viper code (machine code, about a hundred times
-faster on the board than bytecode): scaling a frame to the current budget and painting a
-run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.py). The
+faster on the board than bytecode): scaling a frame to the current budget, a palette
+colour at a level and brightness, and painting a run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.py). The
 same loops in plain Python are plainloops.py's, used wherever this module cannot load:
 CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
 another CPU. The tests run both on MicroPython and compare them.
@@ -24,6 +24,14 @@ def scale(buf: ptr8, n: int, factor: int) -> int:  # noqa: F821
         total += v
         i += 1
     return total
+
+
+@micropython.viper
+def colour(rgb: ptr8, pal: ptr8, role: int, level: int, brightness: int):  # noqa: F821
+    p = 3 * role
+    rgb[0] = pal[p] * level // 255 * brightness // 255
+    rgb[1] = pal[p + 1] * level // 255 * brightness // 255
+    rgb[2] = pal[p + 2] * level // 255 * brightness // 255
 
 
 @micropython.viper

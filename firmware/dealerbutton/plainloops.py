@@ -14,6 +14,15 @@ def scale(buf, n, factor):
     return total
 
 
+def colour(rgb, pal, role, level, brightness):
+    """rgb[0:3]: the palette role's R, G, B (pal, 3 bytes per role) at a level (0..255),
+    then the brightness (0..255), each rounded down."""
+    p = 3 * role
+    rgb[0] = pal[p] * level // 255 * brightness // 255
+    rgb[1] = pal[p + 1] * level // 255 * brightness // 255
+    rgb[2] = pal[p + 2] * level // 255 * brightness // 255
+
+
 def paint(out, phys, span, rgb):
     """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
     strip positions phys[k]; returns the change in the sum of out's bytes."""

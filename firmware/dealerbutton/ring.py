@@ -6,10 +6,11 @@ render() only writes into buffers made in __init__, so it never allocates.
 
 A frame must cost little of its 25 ms on the board, where Python runs about 125 times
 slower than on a PC. So the steady part of the picture (a seat's colours while its mark
-stays the same) is drawn once into ``_base``, brightness applied, with the sum of its bytes
-kept for the current limit; a frame copies it (one C copy) and draws on top only what
-moves: the arcs of seats that breathe or blink, the draw chase and a flash. The result is
-byte for byte the frame of drawing everything every time.
+stays the same) is drawn once, brightness applied, with the sum of its bytes kept for the
+current limit: twice, once for each half of the blink of the seats that owe a post
+(``_bases``); a frame copies the one of the moment (one C copy) and draws on top only what
+moves: the arc of the seat that breathes (first to act), the draw chase and a flash. The
+result is byte for byte the frame of drawing everything every time.
 
 Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
 LEDs than things to show, the first ones win, one LED each):
@@ -84,6 +85,8 @@ _LEVEL_WAIT = const(128)  # waiting for the big blind (steady)
 _LEVEL_POST_ON = const(255)  # owes a post: blinks between these two
 _LEVEL_POST_OFF = const(40)
 _POST_BLINK_MS = const(1000)  # one blink per second, on for the first half
+_POST_ON_MS = const(0)  # a moment in each half of the blink (for drawing it ahead)
+_POST_OFF_MS = const(500)
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
 _FLASH_OK_MS = const(250)  # accepted press: one bright flash
@@ -122,7 +125,7 @@ _DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x
 
 _BLACK = b"\x00\x00\x00"
 
-# What the steady picture (Ring._base) was drawn for.
+# What the steady picture (Ring._bases) was drawn for.
 _DRAWN_NOTHING = const(-1)  # nothing yet, or the palette changed: draw it all
 _DRAWN_SEATS = const(0)  # the seats' marks (NORMAL and DRAW modes)
 _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
@@ -132,11 +135,14 @@ _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
 # Two loops over many LEDs run on every frame of a 60-LED ring or of a flash over the whole
 # ring: scaling the frame down to the current budget (every byte) and painting a run of
 # LEDs. In bytecode they cost the board about 2 ms and 1 ms; MicroPython runs them as viper
-# code (fastloops.py), elsewhere the same loops in plain Python (plainloops.py).
+# code (fastloops.py), elsewhere the same loops in plain Python (plainloops.py), and with
+# them a colour's three bytes at a level and brightness (63 us in bytecode, 37 in viper).
 try:
+    from dealerbutton.fastloops import colour as _colour_of
     from dealerbutton.fastloops import paint as _paint_run
     from dealerbutton.fastloops import scale as _scale
 except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
+    from dealerbutton.plainloops import colour as _colour_of
     from dealerbutton.plainloops import paint as _paint_run
     from dealerbutton.plainloops import scale as _scale
 
@@ -209,14 +215,16 @@ class Ring:
         # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
         self._show = bytearray(10)
         self._rgb = bytearray(3)  # one colour being painted
-        # The steady picture, brightness applied: seats whose mark does not animate (or the
-        # error pattern); dark under the seats drawn every frame.
-        self._base = bytearray(3 * leds)
-        self._base_sum = 0  # the sum of its bytes (the current limit needs the frame's sum)
-        self._drawn = bytearray(seats + 1)  # the marks _base shows
+        # The steady picture, brightness applied, dark under the seat drawn every frame
+        # (first to act): [0] with the seats that owe a post in their blink's on half (or
+        # the error pattern), [1] in its off half. With the sums of their bytes (the
+        # current limit needs the frame's sum).
+        self._bases = (bytearray(3 * leds), bytearray(3 * leds))
+        self._base_sums = [0, 0]
+        self._drawn = bytearray(seats + 1)  # the marks _bases show
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
-        self._live = bytearray(seats)  # the seats drawn every frame (first to act, owes a post)
+        self._live = bytearray(seats)  # the seats drawn every frame (first to act)
         self._lives = 0  # how many of _live are in use
         self._flash_seat = -1
         self._flash_ok = True
@@ -283,13 +291,16 @@ class Ring:
                 self._draw_error(what - _DRAWN_ERROR, level)
                 self._drawn_what = what
                 self._drawn_brightness = level
-        elif self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
-            self._draw_seats(level)
-        elif self.marks != self._drawn:
-            self._redraw_changed(level)
-        base = self._base
+            half = 0
+        else:
+            if self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
+                self._draw_seats(level)
+            elif self.marks != self._drawn:
+                self._redraw_changed(level)
+            half = 0 if now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2 else 1  # (as in _seat)
+        base = self._bases[half]
         self._view[0:len(base)] = base
-        total = self._base_sum
+        total = self._base_sums[half]
         if self.mode != ERROR:
             live = self._live
             for i in range(self._lives):
@@ -306,42 +317,43 @@ class Ring:
     # -- the steady picture (drawn again only when it changes) ---------------------------
     def _draw_error(self, phase, level):
         """Every other LED in the error colour; phase shifts the pattern by one."""
-        base = self._base
+        base = self._bases[0]
         for i in range(len(base)):
             base[i] = 0
-        self._base_sum = 0
+        total = 0
         self._colour(ROLE_ERROR, _LEVEL_ERROR, level)
         for k in range(self.leds):
             if (k + phase) & 1 == 0:
-                self._base_sum += self._paint(base, k)
+                total += self._paint(base, k)
+        self._base_sums[0] = total
 
     def _draw_seats(self, level):
-        base = self._base
+        """Every seat's steady picture, from the dark."""
+        base = self._bases[0]
         for i in range(len(base)):
             base[i] = 0
-        self._base_sum = 0
+        total = 0
         marks = self.marks
         drawn = self._drawn
         for seat in range(self.seats + 1):
             drawn[seat] = marks[seat]
-        self._lives = 0
         for seat in range(1, self.seats + 1):
-            if self._animated(marks[seat]):
-                self._live[self._lives] = seat
-                self._lives += 1
-            else:
-                self._base_sum += self._seat(seat, 0, level, base)
+            if not marks[seat] & FIRST:  # (first to act is drawn every frame)
+                total += self._seat(seat, _POST_ON_MS, level, base)
+        self._base_sums[0] = total
         self._drawn_what = _DRAWN_SEATS
         self._drawn_brightness = level
-        self._find_free()
+        self._seats_changed(level)
 
     def _redraw_changed(self, level):
-        """The seats whose marks changed since _base was drawn: only theirs is drawn again."""
+        """The seats whose marks changed since _bases were drawn: only theirs is drawn
+        again."""
         marks = self.marks
         drawn = self._drawn
-        base = self._base
+        base = self._bases[0]
         phys = self._phys
         start = self._start
+        total = self._base_sums[0]
         drawn[0] = marks[0]
         for seat in range(1, self.seats + 1):
             m = marks[seat]
@@ -349,17 +361,33 @@ class Ring:
                 continue
             drawn[seat] = m
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
-            self._base_sum += _paint_run(base, phys, start[seat - 1] | start[seat] << 16,
-                                         _BLACK)
-            if not (m & FIRST or m & STATUS_MASK == WAIT_POST):  # (see _animated)
-                self._base_sum += self._seat(seat, 0, level, base)
-        lives = 0
+            total += _paint_run(base, phys, start[seat - 1] | start[seat] << 16, _BLACK)
+            if not m & FIRST:
+                total += self._seat(seat, _POST_ON_MS, level, base)
+        self._base_sums[0] = total
+        self._seats_changed(level)
+
+    def _seats_changed(self, level):
+        """After the steady picture's on half changed: its off half (the same, but the
+        seats that owe a post drawn in their blink's off half), the seat drawn every frame
+        (first to act), the LEDs left free for the clock."""
+        on, off = self._bases
+        off[:] = on
+        total = self._base_sums[0]
+        marks = self.marks
+        phys = self._phys
+        start = self._start
         live = self._live
+        lives = 0
         for seat in range(1, self.seats + 1):
             m = marks[seat]
-            if m & FIRST or m & STATUS_MASK == WAIT_POST:
+            if m & FIRST:
                 live[lives] = seat
                 lives += 1
+            elif m & STATUS_MASK == WAIT_POST:
+                total += _paint_run(off, phys, start[seat - 1] | start[seat] << 16, _BLACK)
+                total += self._seat(seat, _POST_OFF_MS, level, off)
+        self._base_sums[1] = total
         self._lives = lives
         self._find_free()
 
@@ -382,21 +410,11 @@ class Ring:
                 n += 1
         self._nfree = n
 
-    @staticmethod
-    def _animated(m):
-        """First to act breathes (the whole arc); owing a post blinks."""
-        return m & FIRST or m & STATUS_MASK == WAIT_POST
-
     # -- drawing ----------------------------------------------------------------------
     def _colour(self, role, level, brightness):
         """A role's R, G, B at a level (0..255), then the brightness (the same two roundings
         as scaling the drawn frame by the brightness afterwards), into _rgb: no tuple."""
-        pal = self._pal
-        rgb = self._rgb
-        r = 3 * role
-        rgb[0] = pal[r] * level // 255 * brightness // 255
-        rgb[1] = pal[r + 1] * level // 255 * brightness // 255
-        rgb[2] = pal[r + 2] * level // 255 * brightness // 255
+        _colour_of(self._rgb, self._pal, role, level, brightness)
 
     def _paint(self, out, k):
         """Logical LED k in the colour of _rgb; returns what that adds to the byte sum."""

@@ -622,7 +622,18 @@ def test_viper_and_plain_loops_agree():
         painted = bytearray(data)
         delta = plainloops.paint(painted, phys, a | b << 16, rgb)
         assert sum(painted) - sum(data) == delta
+        pal = bytearray([rng.below(256) for _ in range(3 * 12)])
+        role = rng.below(12)
+        level = rng.below(256)
+        brightness = rng.below(256)
+        colour = bytearray(3)
+        plainloops.colour(colour, pal, role, level, brightness)
+        for i in range(3):
+            assert colour[i] == pal[3 * role + i] * level // 255 * brightness // 255
         if fastloops is not None:
+            fast = bytearray(3)
+            fastloops.colour(fast, pal, role, level, brightness)
+            assert fast == colour, case
             fast = bytearray(data)
             assert fastloops.scale(fast, n, scale) == total and fast == plain, case
             fast = bytearray(data)
@@ -630,6 +641,7 @@ def test_viper_and_plain_loops_agree():
             assert fast == painted, case
     if sys.implementation.name == "micropython":
         assert R._scale is fastloops.scale and R._paint_run is fastloops.paint
+        assert R._colour_of is fastloops.colour
 
 
 def viper_loops():
