@@ -12,7 +12,8 @@ figures are read off the emulated clock (125 MHz, cycle-counted):
   flash after the 1 s mark;
 - heap in use after 200 hands (the device's `stats`);
 - on the board itself, through the REPL after the app hands it over (board_probe.py): frame
-  time, deal() and seat events, the bytes each allocates, a save;
+  time (render + send, each frame a frame period after the last, as the loop draws them),
+  deal() and seat events, the bytes each allocates, a save;
 - deploy time (wall time: the emulator runs the board about 5x slower than a Pico while it
   is busy, and mpremote's round trips are wall time too).
 """
