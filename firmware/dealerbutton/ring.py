@@ -489,8 +489,8 @@ class Ring:
         for j in range(n):
             self._colour(d[j], d[5 + j], brightness)
             end = k + q + 1 if j < r else k + q
-            # out is dark on the arc (a cleared _base, or buf copied from it): the change
-            # in its sum is what the thing adds.
+            # out is dark on the arc (a cleared steady picture, or buf copied from one):
+            # the change in its sum is what the thing adds.
             total += _paint_run(out, phys, k | end << 16, rgb)
             k = end
         return total
