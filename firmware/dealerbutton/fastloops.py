@@ -4,6 +4,10 @@ colour at a level and brightness, and painting a run of LEDs (ring.py), reorderi
 same loops in plain Python are plainloops.py's, used wherever this module cannot load:
 CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
 another CPU. The tests run both on MicroPython and compare them.
+
+colour(), paint() and reorder() take five arguments: MicroPython's viper functions have taken more
+than four for years (the unix port, the Pico's 1.28 and mpy-cross for armv6m all run
+them), though some of its documentation still says four.
 """
 
 import sys
@@ -35,13 +39,12 @@ def colour(rgb: ptr8, pal: ptr8, role: int, level: int, brightness: int):  # noq
 
 
 @micropython.viper
-def paint(out: ptr8, phys: ptr16, span: int, rgb: ptr8) -> int:  # noqa: F821
+def paint(out: ptr8, phys: ptr16, start: int, end: int, rgb: ptr8) -> int:  # noqa: F821
     r = rgb[0]
     g = rgb[1]
     b = rgb[2]
     delta = 0
-    k = span & 0xFFFF
-    end = span >> 16
+    k = start
     while k < end:
         p = 3 * phys[k]
         delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
@@ -53,12 +56,11 @@ def paint(out: ptr8, phys: ptr16, span: int, rgb: ptr8) -> int:  # noqa: F821
 
 
 @micropython.viper
-def reorder(out: ptr8, rgb: ptr8, n: int, layout: int):  # noqa: F821
-    r = layout & 15
-    g = (layout >> 4) & 15
-    b = (layout >> 8) & 15
-    w = (layout >> 12) & 15
-    bpp = layout >> 16
+def reorder(out: ptr8, rgb: ptr8, n: int, at: ptr8, bpp: int):  # noqa: F821
+    r = at[0]
+    g = at[1]
+    b = at[2]
+    w = at[3]
     d = 0
     s = 0
     end = 3 * n

@@ -23,14 +23,14 @@ def colour(rgb, pal, role, level, brightness):
     rgb[2] = pal[p + 2] * level // 255 * brightness // 255
 
 
-def paint(out, phys, span, rgb):
-    """Logical LEDs span & 0xFFFF .. span >> 16 (exclusive) in the colour rgb[0:3], at the
-    strip positions phys[k]; returns the change in the sum of out's bytes."""
+def paint(out, phys, start, end, rgb):
+    """Logical LEDs start .. end (exclusive) in the colour rgb[0:3], at the strip positions
+    phys[k]; returns the change in the sum of out's bytes."""
     r = rgb[0]
     g = rgb[1]
     b = rgb[2]
     delta = 0
-    for k in range(span & 0xFFFF, span >> 16):
+    for k in range(start, end):
         p = 3 * phys[k]
         delta += r + g + b - out[p] - out[p + 1] - out[p + 2]
         out[p] = r
@@ -39,14 +39,14 @@ def paint(out, phys, span, rgb):
     return delta
 
 
-def reorder(out, rgb, n, layout):
-    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs. layout packs where R,
-    G, B and W go among one LED's bytes (4 bits each, 15: no W) and the bytes per LED."""
-    r = layout & 15
-    g = (layout >> 4) & 15
-    b = (layout >> 8) & 15
-    w = (layout >> 12) & 15
-    bpp = layout >> 16
+def reorder(out, rgb, n, at, bpp):
+    """out (the strip's bytes) from rgb (R, G, B per LED) for n LEDs of bpp bytes each:
+    at[0], at[1], at[2] are where R, G and B go among an LED's bytes, at[3] where W goes
+    (left dark), or 15: no W."""
+    r = at[0]
+    g = at[1]
+    b = at[2]
+    w = at[3]
     d = 0
     s = 0
     for _ in range(n):

@@ -361,7 +361,7 @@ class Ring:
                 continue
             drawn[seat] = m
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
-            total += _paint_run(base, phys, start[seat - 1] | start[seat] << 16, _BLACK)
+            total += _paint_run(base, phys, start[seat - 1], start[seat], _BLACK)
             if not m & FIRST:
                 total += self._seat(seat, _POST_ON_MS, level, base)
         self._base_sums[0] = total
@@ -385,7 +385,7 @@ class Ring:
                 live[lives] = seat
                 lives += 1
             elif m & STATUS_MASK == WAIT_POST:
-                total += _paint_run(off, phys, start[seat - 1] | start[seat] << 16, _BLACK)
+                total += _paint_run(off, phys, start[seat - 1], start[seat], _BLACK)
                 total += self._seat(seat, _POST_OFF_MS, level, off)
         self._base_sums[1] = total
         self._lives = lives
@@ -418,7 +418,7 @@ class Ring:
 
     def _paint(self, out, k):
         """Logical LED k in the colour of _rgb; returns what that adds to the byte sum."""
-        return _paint_run(out, self._phys, k | (k + 1) << 16, self._rgb)
+        return _paint_run(out, self._phys, k, k + 1, self._rgb)
 
     def _seat(self, seat, now_ms, brightness, out):
         """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
@@ -491,7 +491,7 @@ class Ring:
             end = k + q + 1 if j < r else k + q
             # out is dark on the arc (a cleared steady picture, or buf copied from one):
             # the change in its sum is what the thing adds.
-            total += _paint_run(out, phys, k | end << 16, rgb)
+            total += _paint_run(out, phys, k, end, rgb)
             k = end
         return total
 
@@ -573,7 +573,7 @@ class Ring:
             a = self._start[seat - 1]
             b = self._start[seat]
         self._colour(role, 255 if on else 0, brightness)
-        return _paint_run(self.buf, self._phys, a | b << 16, self._rgb)
+        return _paint_run(self.buf, self._phys, a, b, self._rgb)
 
     def _limit(self, total):
         """The frame's estimated current from its byte sum; over the budget, the whole frame

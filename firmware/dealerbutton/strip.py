@@ -36,10 +36,10 @@ class NeoPixelStrip:
         if self.n * self.bpp != len(np.buf):
             raise ValueError("order: %s does not fit a buffer of %d bytes" % (order, len(np.buf)))
         # Where R, G, B (and W, or 15: none) go among one LED's bytes on the wire.
-        self._layout = self.bpp << 16
+        self._at = bytearray(4)
         for i in range(4):
             at = order.find("RGBW"[i])
-            self._layout |= (15 if at < 0 else at) << (4 * i)
+            self._at[i] = 15 if at < 0 else at
         self._last = bytearray(3 * self.n)  # the frame on the strip
         self._last_view = memoryview(self._last)
         self._same = RESEND_EVERY  # frames since the last write (the first frame is sent)
@@ -51,6 +51,6 @@ class NeoPixelStrip:
             return
         self._same = 0
         self._last_view[0:len(self._last)] = rgb_buf
-        _reorder(self.np.buf, rgb_buf, self.n, self._layout)
+        _reorder(self.np.buf, rgb_buf, self.n, self._at, self.bpp)
         self.np.write()
         self.writes += 1

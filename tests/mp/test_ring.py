@@ -620,7 +620,7 @@ def test_viper_and_plain_loops_agree():
         b = a + rng.below(leds_ - a + 1)
         rgb = bytearray([rng.below(256), rng.below(256), rng.below(256)])
         painted = bytearray(data)
-        delta = plainloops.paint(painted, phys, a | b << 16, rgb)
+        delta = plainloops.paint(painted, phys, a, b, rgb)
         assert sum(painted) - sum(data) == delta
         pal = bytearray([rng.below(256) for _ in range(3 * 12)])
         role = rng.below(12)
@@ -637,7 +637,7 @@ def test_viper_and_plain_loops_agree():
             fast = bytearray(data)
             assert fastloops.scale(fast, n, scale) == total and fast == plain, case
             fast = bytearray(data)
-            assert fastloops.paint(fast, phys, a | b << 16, rgb) == delta, case
+            assert fastloops.paint(fast, phys, a, b, rgb) == delta, case
             assert fast == painted, case
     if sys.implementation.name == "micropython":
         assert R._scale is fastloops.scale and R._paint_run is fastloops.paint

@@ -142,12 +142,12 @@ def test_viper_and_plain_reorder_agree():
     frame = bytearray(range(3, 183))
     for order in ("GRB", "RGB", "BGR", "BRG", "GRBW", "RGBW", "WRGB"):
         bpp = len(order)
-        layout = bpp << 16
+        at = bytearray(4)
         for i in range(4):
-            at = order.find("RGBW"[i])
-            layout |= (15 if at < 0 else at) << (4 * i)
+            k = order.find("RGBW"[i])
+            at[i] = 15 if k < 0 else k
         plain = bytearray(60 * bpp)
-        plainloops.reorder(plain, frame, 60, layout)
+        plainloops.reorder(plain, frame, 60, at, bpp)
         for k in range(60):
             for c in range(3):
                 assert plain[bpp * k + order.find("RGB"[c])] == frame[3 * k + c], (order, k)
@@ -155,7 +155,7 @@ def test_viper_and_plain_reorder_agree():
                 assert plain[bpp * k + order.find("W")] == 0
         if fastloops is not None:
             fast = bytearray(60 * bpp)
-            fastloops.reorder(fast, frame, 60, layout)
+            fastloops.reorder(fast, frame, 60, at, bpp)
             assert fast == plain, order
     if sys.implementation.name == "micropython":
         assert strip_mod._reorder is fastloops.reorder  # the board's build has viper
