@@ -69,8 +69,12 @@ def _low(bucket):
 
 # The buckets of durations under 1024 us, looked up rather than worked out: a loop turn is
 # counted 100 times a second. Longer ones up to 131 ms: a duration 128 times as long is
-# 7 doublings (7 * STEPS buckets) further up.
-_SMALL = bytes([_bucket(us) for us in range(1024)])
+# 7 doublings (7 * STEPS buckets) further up. Filled in place: a list of the 1024 buckets
+# made first takes 4 KB of heap for a moment, and on the board stale pointers to it (the
+# collector cannot tell them from live ones) kept those 4 KB in use after start-up.
+_SMALL = bytearray(1024)
+for _us in range(1024):
+    _SMALL[_us] = _bucket(_us)
 
 
 class Histogram:
