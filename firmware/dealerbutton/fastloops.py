@@ -1,13 +1,14 @@
 """The frame's long loops as MicroPython viper code (machine code, about a hundred times
 faster on the board than bytecode): scaling a frame to the current budget, a palette
-colour at a level and brightness, and painting a run of LEDs (ring.py), reordering a frame into the strip's colour order (strip.py). The
-same loops in plain Python are plainloops.py's, used wherever this module cannot load:
-CPython, a port without viper (CircuitPython, the browser's), or .mpy files made for
-another CPU. The tests run both on MicroPython and compare them.
+colour at a level and brightness, and painting a run of LEDs (ring.py), reordering a frame
+into the strip's colour order (strip.py). The same loops in plain Python are
+plainloops.py's, used wherever this module cannot load: CPython, a port without viper
+(CircuitPython, the browser's), or .mpy files made for another CPU. The tests run both on
+MicroPython and compare them.
 
-colour(), paint() and reorder() take five arguments: MicroPython's viper functions have taken more
-than four for years (the unix port, the Pico's 1.28 and mpy-cross for armv6m all run
-them), though some of its documentation still says four.
+colour(), paint() and reorder() take five arguments: MicroPython's viper functions have
+taken more than four for years (the unix port, the Pico's 1.28 and mpy-cross for armv6m
+all run them), though some of its documentation still says four.
 """
 
 import sys
