@@ -212,8 +212,9 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
-        self._show = bytearray(10)
+        # What a seat shows, up to five things: each one's palette role and level.
+        self._show_role = bytearray(5)
+        self._show_level = bytearray(5)
         self._rgb = bytearray(3)  # one colour being painted
         # The steady picture, brightness applied, dark under the seat drawn every frame
         # (first to act): [0] with the seats that owe a post in their blink's on half (or
@@ -425,40 +426,41 @@ class Ring:
         returns the sum of the bytes drawn."""
         m = self.marks[seat]
         status = m & STATUS_MASK
-        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
+        role = self._show_role    # role[j]: the palette role of thing j
+        level = self._show_level  # level[j]: its level
         n = 0
         if m & BUTTON:
-            d[n] = ROLE_BUTTON
-            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+            role[n] = ROLE_BUTTON
+            level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
         if m & BB:
-            d[n] = ROLE_BB
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_BB
+            level[n] = _LEVEL_ROLE
             n += 1
         if m & SB:
-            d[n] = ROLE_SB
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_SB
+            level[n] = _LEVEL_ROLE
             n += 1
         if m & FIRST:
-            d[n] = ROLE_FIRST
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = ROLE_FIRST
+            level[n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
-            d[n] = ROLE_AWAY
-            d[5 + n] = _LEVEL_AWAY
+            role[n] = ROLE_AWAY
+            level[n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
-            d[n] = ROLE_WAIT_BB
-            d[5 + n] = _LEVEL_WAIT
+            role[n] = ROLE_WAIT_BB
+            level[n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
-            d[n] = ROLE_WAIT_POST
+            role[n] = ROLE_WAIT_POST
             on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
-            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
-            d[n] = ROLE_ACTIVE
-            d[5 + n] = _LEVEL_ACTIVE
+            role[n] = ROLE_ACTIVE
+            level[n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
             return 0
@@ -470,7 +472,7 @@ class Ring:
                 t = _PULSE_MS - t
             t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
             for j in range(n):
-                d[5 + j] = d[5 + j] * t // 255
+                level[j] = level[j] * t // 255
         start = self._start[seat - 1]
         size = self._start[seat] - start
         if size >= 4:
@@ -487,7 +489,7 @@ class Ring:
             q = size // n  # LEDs per thing, one more for the first r of them
             r = size % n
         for j in range(n):
-            self._colour(d[j], d[5 + j], brightness)
+            self._colour(role[j], level[j], brightness)
             end = k + q + 1 if j < r else k + q
             # out is dark on the arc (a cleared steady picture, or buf copied from one):
             # the change in its sum is what the thing adds.

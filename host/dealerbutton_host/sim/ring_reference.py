@@ -115,8 +115,9 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, one thing each: its palette role ([0:5]) and level ([5:10]).
-        self._show = bytearray(10)
+        # What a seat shows, up to five things: each one's palette role and level.
+        self._show_role = bytearray(5)
+        self._show_level = bytearray(5)
         self._flash_seat = -1
         self._flash_ok = True
         self._flash_at = 0
@@ -188,40 +189,41 @@ class Ring:
     def _seat(self, seat, now_ms):
         m = self.marks[seat]
         status = m & STATUS_MASK
-        d = self._show  # d[j]: the palette role of thing j, d[5 + j]: its level
+        role = self._show_role    # role[j]: the palette role of thing j
+        level = self._show_level  # level[j]: its level
         n = 0
         if m & BUTTON:
-            d[n] = 0  # role: button
-            d[5 + n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+            role[n] = 0  # role: button
+            level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
         if m & BB:
-            d[n] = 2  # role: bb
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = 2  # role: bb
+            level[n] = _LEVEL_ROLE
             n += 1
         if m & SB:
-            d[n] = 1  # role: sb
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = 1  # role: sb
+            level[n] = _LEVEL_ROLE
             n += 1
         if m & FIRST:
-            d[n] = 3  # role: first
-            d[5 + n] = _LEVEL_ROLE
+            role[n] = 3  # role: first
+            level[n] = _LEVEL_ROLE
             n += 1
         if status == AWAY:
-            d[n] = 5  # role: away
-            d[5 + n] = _LEVEL_AWAY
+            role[n] = 5  # role: away
+            level[n] = _LEVEL_AWAY
             n += 1
         elif status == WAIT_BB:
-            d[n] = 6  # role: wait_bb
-            d[5 + n] = _LEVEL_WAIT
+            role[n] = 6  # role: wait_bb
+            level[n] = _LEVEL_WAIT
             n += 1
         elif status == WAIT_POST:
-            d[n] = 7  # role: wait_post
+            role[n] = 7  # role: wait_post
             on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
-            d[5 + n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:
-            d[n] = 4  # role: active
-            d[5 + n] = _LEVEL_ACTIVE
+            role[n] = 4  # role: active
+            level[n] = _LEVEL_ACTIVE
             n += 1
         if n == 0:
             return
@@ -233,14 +235,14 @@ class Ring:
                 t = _PULSE_MS - t
             t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
             for j in range(n):
-                d[5 + j] = d[5 + j] * t // 255
+                level[j] = level[j] * t // 255
         start = self._start[seat - 1]
         size = self._start[seat] - start
         if size >= 4:
             size -= 1  # a dark gap before the next seat
         if n > size:
             for j in range(size):
-                self._put(start + j, d[j], d[5 + j])
+                self._put(start + j, role[j], level[j])
             return
         q = size // n  # LEDs per thing, one more for the first r of them
         r = size % n
@@ -248,7 +250,7 @@ class Ring:
         for j in range(n):
             count = q + 1 if j < r else q
             for _ in range(count):
-                self._put(k, d[j], d[5 + j])
+                self._put(k, role[j], level[j])
                 k += 1
 
     def _chase(self, now_ms):
