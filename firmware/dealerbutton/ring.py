@@ -85,8 +85,8 @@ _LEVEL_WAIT = const(128)  # waiting for the big blind (steady)
 _LEVEL_POST_ON = const(255)  # owes a post: blinks between these two
 _LEVEL_POST_OFF = const(40)
 _POST_BLINK_MS = const(1000)  # one blink per second, on for the first half
-_POST_ON_MS = const(0)  # a moment in each half of the blink (for drawing it ahead)
-_POST_OFF_MS = const(500)
+_POST_ON_MS = const(0)  # the blink's on half starts here ...
+_POST_OFF_MS = const(_POST_BLINK_MS // 2)  # ... and its off half here (both drawn ahead)
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
 _FLASH_OK_MS = const(250)  # accepted press: one bright flash
@@ -298,7 +298,7 @@ class Ring:
                 self._draw_seats(level)
             elif self.marks != self._drawn:
                 self._redraw_changed(level)
-            half = 0 if now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2 else 1  # (as in _seat)
+            half = 0 if now_ms % _POST_BLINK_MS < _POST_OFF_MS else 1  # the post blink's half
         base = self._bases[half]
         self._view[0:len(base)] = base
         total = self._base_sums[half]
@@ -455,7 +455,7 @@ class Ring:
             n += 1
         elif status == WAIT_POST:
             role[n] = ROLE_WAIT_POST
-            on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
+            on = now_ms % _POST_BLINK_MS < _POST_OFF_MS
             level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         elif status == ACTIVE and n == 0:

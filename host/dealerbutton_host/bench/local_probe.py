@@ -606,7 +606,7 @@ def bench_state(out):
     d["travel"] = SEATS
     d["posts"] = [SEATS * 16 + 3] * SEATS
     head, payload = st.encode(d, 9999999)
-    worst = len(head) + len(payload) + 1 - len(("%d" % store.checksum(1, 9999999, payload)))
+    worst = len(head) + len(payload) + 1 - len("%d" % store.checksum(store.FORMAT, 9999999, payload))
     worst += 10  # the CRC at its widest, 10 digits
     out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
                     "players_owing": debts, "round_trip": ok, "seq": seq}
