@@ -48,21 +48,21 @@ class Clock:
 
     def __init__(self, tournament, now_ms=0):
         self.ante_kind = tournament.get("ante_kind", "each")
-        # The schedule as tuples (sb, bb, ante, ms); sb == 0 marks a break.
-        self.entries = []
-        self.numbers = []   # per entry: the number of the level in force
-        self.in_force = []  # per entry: the index of the level in force
-        n = 0
+        # The schedule as config.py checked it: a level {"sb", "bb", "ante", "minutes"},
+        # a break {"break": minutes}. Not copied: the config keeps it anyway.
+        self.schedule = tournament["levels"]
+        n = len(self.schedule)
+        # Per entry (at most 100, config.py): the number and the index of the level in force.
+        self.numbers = bytearray(n)
+        self.in_force = bytearray(n)
+        level = 0
         last = 0
-        for e in tournament["levels"]:
-            if "break" in e:
-                self.entries.append((0, 0, 0, e["break"] * MINUTE_MS))
-            else:
-                self.entries.append((e["sb"], e["bb"], e.get("ante", 0), e["minutes"] * MINUTE_MS))
-                n += 1
-                last = len(self.entries) - 1
-            self.numbers.append(n)
-            self.in_force.append(last)
+        for i in range(n):
+            if "break" not in self.schedule[i]:
+                level += 1
+                last = i
+            self.numbers[i] = level
+            self.in_force[i] = last
         self.running = False
         self.restored = False
         self.dirty = False      # an event since the last save
@@ -72,17 +72,17 @@ class Clock:
     # -- where the clock is ----------------------------------------------------------------
     def go(self, i, start_ms, left_ms=-1):
         """Entry i starts at start_ms with left_ms (its whole length by default)."""
-        e = self.entries[i]
+        e = self.schedule[i]
         self.entry = i
-        self.length_ms = e[3]
-        self.left = e[3] if left_ms < 0 else left_ms
+        self.on_break = "break" in e
+        self.length_ms = (e["break"] if self.on_break else e["minutes"]) * MINUTE_MS
+        self.left = self.length_ms if left_ms < 0 else left_ms
         self.end = ticks_add(start_ms, self.left)
         self.final = False  # the last level has run out (it stays in force)
-        self.on_break = e[0] == 0
-        f = self.entries[self.in_force[i]]
-        self.sb = f[0]
-        self.bb = f[1]
-        self.ante = f[2]
+        f = self.schedule[self.in_force[i]]
+        self.sb = f["sb"]
+        self.bb = f["bb"]
+        self.ante = f.get("ante", 0)
         self.level = self.numbers[i]
 
     def ms_left(self, now_ms):
@@ -93,7 +93,7 @@ class Clock:
 
     def last_minute(self, now_ms):
         """A level change (or the end of a break) comes within the minute."""
-        return not self.final and self.entry + 1 < len(self.entries) \
+        return not self.final and self.entry + 1 < len(self.schedule) \
             and self.ms_left(now_ms) <= MINUTE_MS
 
     def parts_left(self, now_ms, n):
@@ -123,7 +123,7 @@ class Clock:
             return NOTHING
         lines = []
         while ticks_diff(now_ms, self.end) >= 0:
-            if self.entry + 1 >= len(self.entries):
+            if self.entry + 1 >= len(self.schedule):
                 self.final = True
                 self.left = 0
                 break
@@ -159,7 +159,7 @@ class Clock:
     def move(self, step, now_ms):
         """The next (step 1) or previous (-1) entry starts now with its whole time."""
         i = self.entry + step
-        if not 0 <= i < len(self.entries):
+        if not 0 <= i < len(self.schedule):
             raise ValueError("no %s level" % ("next" if step > 0 else "previous"))
         self.go(i, now_ms)
         self.dirty = True
@@ -185,13 +185,14 @@ class Clock:
         the next level {"level","sb","bb","ante","minutes"}, a break {"break": minutes}, or
         null at the last level."""
         nxt = "null"
-        if self.entry + 1 < len(self.entries):
-            e = self.entries[self.entry + 1]
-            if e[0] == 0:
-                nxt = '{"break":%d}' % (e[3] // MINUTE_MS)
+        if self.entry + 1 < len(self.schedule):
+            e = self.schedule[self.entry + 1]
+            if "break" in e:
+                nxt = '{"break":%d}' % e["break"]
             else:
                 nxt = '{"level":%d,"sb":%d,"bb":%d,"ante":%d,"minutes":%d}' % (
-                    self.numbers[self.entry + 1], e[0], e[1], e[2], e[3] // MINUTE_MS)
+                    self.numbers[self.entry + 1], e["sb"], e["bb"], e.get("ante", 0),
+                    e["minutes"])
         return ('{"level":%d,"sb":%d,"bb":%d,"ante":%d,"ante_kind":"%s","break":%s,'
                 '"ms_left":%d,"running":%s,"next":%s}') % (
             self.level, self.sb, self.bb, self.ante, self.ante_kind,
@@ -222,10 +223,10 @@ class Clock:
             raise ValueError("saved clock: must be an object, not %s" % show(d))
         i = d.get("entry")
         ms = d.get("ms_left")
-        if not (type(i) is int and type(ms) is int and 0 <= i < len(c.entries)
+        if not (type(i) is int and type(ms) is int and 0 <= i < len(c.schedule)
                 and 0 <= ms <= MAX_MINUTES * MINUTE_MS):
             raise ValueError("saved clock: entry %s with ms_left %s does not fit the schedule "
-                             "(entries 0..%d)" % (show(i), show(ms), len(c.entries) - 1))
+                             "(entries 0..%d)" % (show(i), show(ms), len(c.schedule) - 1))
         c.go(i, now_ms, ms)
         c.restored = True
         return c

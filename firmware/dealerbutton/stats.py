@@ -67,13 +67,13 @@ def _low(bucket):
     return v << (top - 1)
 
 
-# The buckets of durations under 1024 us, looked up rather than worked out: a loop turn is
-# counted 100 times a second. Longer ones up to 131 ms: a duration 128 times as long is
-# 7 doublings (7 * STEPS buckets) further up. Filled in place: a list of the 1024 buckets
-# made first takes 4 KB of heap for a moment, and on the board stale pointers to it (the
-# collector cannot tell them from live ones) kept those 4 KB in use after start-up.
-_SMALL = bytearray(1024)
-for _us in range(1024):
+# The buckets of durations under 256 us, looked up rather than worked out: a loop turn is
+# counted 100 times a second. A longer one is looked up at 1/32 or 1/1024 of its length
+# (still 8 us or more, where a bucket only depends on the top bits), 5 or 10 doublings
+# (5 * STEPS buckets each) further up: so up to 262 ms. Filled in place: a list made first
+# would leave garbage that stale pointers on the board can keep alive.
+_SMALL = bytearray(256)
+for _us in range(256):
     _SMALL[_us] = _bucket(_us)
 
 
@@ -87,10 +87,12 @@ class Histogram:
         self.max = 0
 
     def add(self, us):
-        if 0 <= us < 1024:
+        if 0 <= us < 256:
             b = _SMALL[us]
-        elif us < 1024 << 7:
-            b = _SMALL[us >> 7] + 7 * STEPS
+        elif us < 256 << 5:
+            b = _SMALL[us >> 5] + 5 * STEPS
+        elif us < 256 << 10:
+            b = _SMALL[us >> 10] + 10 * STEPS
         else:
             b = _bucket(us)
         self.counts[b] += 1
