@@ -2,7 +2,7 @@
 T1..T5 for a tournament table).
 
 Pure and integer-only: the board and the host run this same file.  Seats are 1..N;
-sets of seats are kept as bit masks (bit s = seat s), each seat's player as one byte.
+sets of seats are kept as bit masks (bit s = seat s), each seat's status as one byte.
 """
 
 try:
@@ -11,32 +11,28 @@ except ImportError:
     def const(x):
         return x
 
-# A seat's player byte: the status in the low two bits, then flags.
+# A seat's status (Table._status holds one a seat; STATUSES names them).
 _EMPTY = const(0)
 _ACTIVE = const(1)
 _AWAY = const(2)
 _WAITING = const(3)
-_STATUS = const(3)
-_WAITS_FOR_BB = const(4)  # a waiting player chose to wait for the big blind (else: post)
-_NEW = const(8)           # a new player, never dealt in yet (M3a: never misses blinds; T2)
-_MISSED_BB = const(16)    # the "missed BB" marker (M1, M2)
-_MISSED_SB = const(32)    # the "missed SB" marker
-_CARRIES_SB = const(64)   # moving: owes a made-up small blind carried from the last hand
-_PAID_BB = const(128)     # paid a big blind as a blind last hand (due the small blind, MB2)
 
-# What a seat posts in a hand, as one number: live * 4 + dead, where live is 0, 1 (a small
-# blind) or 2 (a big blind) and dead 0, 1 or 2 small blinds.
-_LIVE_SB = const(4)
-_LIVE_BB = const(8)
-_DEAD_SB = const(1)
+# The blind a seat posts live in a hand (_Plan.live, Table._live); beside it, what he posts
+# dead: a number of small blinds, 0 to 2 (_Plan.dead, Table._dead).
+_LIVE_SB = const(1)
+_LIVE_BB = const(2)
 
 UNDO_DEPTH = const(40)
-# An undo record after the seats' bytes: the numbers of the last hand (these attributes, of
-# _SIZES bytes each), then the count of its posts and the posts: 15 + 1 + seats bytes at most.
-# The two levels of the record are kept beside it, in a list (see _save_for_undo).
+# An undo record (see _save_for_undo): for each seat its status, live blind and dead small
+# blinds in the last hand (_SEAT_RECORD, a byte each), then these numbers, big-endian, of
+# _SIZES bytes each: 3 * seats + 27 bytes. The two levels of the record are kept beside it,
+# in a list.
+_SEAT_RECORD = ("_status", "_live", "_dead")
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
-           "_passed", "_travel")
-_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01"
+           "_passed", "_travel", "_waits_for_bb", "_new", "_missed_bb", "_missed_sb",
+           "_carries_sb", "_paid_bb")
+_SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x02\x02\x02\x02\x02\x02"
+_RECORD_BYTES = const(27)  # the sum of _SIZES
 FORMAT = const(3)  # the saved form (to_dict): 3 in words; 1 and 2 in tableform.py
 MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
@@ -77,6 +73,13 @@ def _mask_of(seats, n):
         mask |= 1 << seat
         last = seat
     return mask
+
+
+def _blind(live, level):
+    """The chips of a live blind (0: none, _LIVE_SB, _LIVE_BB) at a level."""
+    if live == _LIVE_BB:
+        return level[1]
+    return level[0] if live == _LIVE_SB else 0
 
 
 def _count(seats):
@@ -129,7 +132,10 @@ class _Plan:
         self.travel = 0         # S2: the button's travel since the first hand (max N)
         self.paid_bb = 0        # MB2: the seats paying a big blind as a blind
         self.carries_sb = 0     # MB2: the seats carrying a made-up small blind
-        self.posting = bytearray(seats + 1)  # what each seat posts: live * 4 + dead
+        # What each seat posts (index 0 unused): its live blind (0, _LIVE_SB or _LIVE_BB)
+        # and the small blinds it posts dead (0 to 2).
+        self.live = bytearray(seats + 1)
+        self.dead = bytearray(seats + 1)
 
 
 class Table:
@@ -153,24 +159,32 @@ class Table:
         # The level of the next deal (T4) and the one the last hand was dealt at: (small
         # blind, big blind, ante, ante kind), made by set_level, never changed.
         self._level = self._hand_level = (small, big, 0, "each")
-        self._players = bytearray(seats + 1)  # each seat's player byte; index 0 unused
+        self._status = bytearray(seats + 1)  # each seat's status, _EMPTY..; index 0 unused
+        # The players' flags, each a set of seats (a seat's flags go when its player leaves):
+        self._waits_for_bb = 0  # waiting players who chose to wait for the BB (else: post)
+        self._new = 0           # new players, never dealt in yet (M3a: never miss blinds; T2)
+        self._missed_bb = 0     # players with the "missed BB" marker (M1, M2)
+        self._missed_sb = 0     # players with the "missed SB" marker
+        self._carries_sb = 0    # moving: players owing a made-up SB carried from the last hand
+        self._paid_bb = 0       # players who paid a big blind as a blind last hand (MB2)
         self._hands = 0
         # The last hand: its button seat, SB position, SB player (0: none), BB player,
-        # the seats dealt in, and its posts as bytes (seat * 16 + what he posted each).
+        # the seats dealt in, and what each seat posted (as _Plan.live and _Plan.dead).
         self._button = 0
         self._sb_seat = 0
         self._sb_player = 0
         self._bb = 0
         self._dealt = 0
-        self._posts = b""
+        self._live = bytearray(seats + 1)
+        self._dead = bytearray(seats + 1)
         self._next = _Plan(seats)  # the next hand, worked out when asked for (_planned)
         self._left = 0     # seats whose player, dealt into the last hand, has left since
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 2 * seats + 16 bytes each (see _save_for_undo) in a ring made once, and the two
+        # 3 * seats + 27 bytes each (see _save_for_undo) in a ring made once, and the two
         # levels of each record.
-        self._undo = bytearray(UNDO_DEPTH * (2 * seats + 16))
+        self._undo = bytearray(UNDO_DEPTH * (3 * seats + _RECORD_BYTES))
         self._undo_levels = [None] * (2 * UNDO_DEPTH)  # type: list
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
@@ -203,48 +217,54 @@ class Table:
     def status(self, seat):
         """"empty", "active", "away" or "waiting"."""
         self._check_seat(seat)
-        return STATUSES[self._players[seat] & _STATUS]
+        return STATUSES[self._status[seat]]
 
     def choice(self, seat):
         """A waiting player's choice, "post" or "wait"; None for anybody else (and for
         everybody at a tournament table: T1)."""
         self._check_seat(seat)
-        player = self._players[seat]
-        if player & _STATUS != _WAITING or self.tournament:
+        if self._status[seat] != _WAITING or self.tournament:
             return None
-        return "wait" if player & _WAITS_FOR_BB else "post"
+        return "wait" if self._waits_for_bb >> seat & 1 else "post"
 
     def owes(self, seat):
         """(live, dead): what this player would post to be dealt in at the next deal, beyond
         the blind of his position, as that deal would charge it (M6)."""
         self._check_seat(seat)
-        player = self._players[seat]
-        status = player & _STATUS
+        status = self._status[seat]
         if status == _EMPTY or self.tournament or not self._hands:
             return (0, 0)  # T1: nobody owes anything; S1: everybody drew for the button
         plan = self._planned()
+        new = self._new >> seat & 1
+        live = 0
+        dead = 0
         if not plan.can_deal or status == _AWAY:
             # No hand can be dealt, or none to him: what he owes so far (an away player's
             # debt never shrinks while he is away, M2).
             if status == _ACTIVE:
-                post = _DEAD_SB if player & _CARRIES_SB else 0
-            elif player & _NEW:
-                post = 0 if self._plays_free(seat, self._passed, self._travel) else _LIVE_BB
+                dead = self._carries_sb >> seat & 1
+            elif new:
+                if not self._plays_free(seat, self._passed, self._travel):
+                    live = _LIVE_BB
             else:
-                post = self._markers(player)
+                live = self._missed_live(seat)
+                dead = self._missed_sb >> seat & 1
         elif status == _ACTIVE:  # dealt in: MB2's make-ups are all he posts beyond his blind
-            post = plan.posting[seat]
+            live = plan.live[seat]
+            dead = plan.dead[seat]
             if seat == plan.bb:
-                post -= _LIVE_BB
+                live -= _LIVE_BB
             elif seat == plan.sb_player:
-                post -= _LIVE_SB
-        elif plan.new_game and (status == _WAITING or player & _NEW):
-            post = 0  # D5, MS2: a new game charges only its positions' blinds
-        elif player & _NEW:  # one big blind, unless S2 deals him in free
-            post = 0 if plan.free >> seat & 1 else _LIVE_BB
-        else:
-            post = self._markers(player)  # M3: what he missed
-        return self._chips(post)
+                live -= _LIVE_SB
+        elif plan.new_game and (status == _WAITING or new):
+            pass  # D5, MS2: a new game charges only its positions' blinds
+        elif new:  # one big blind, unless S2 deals him in free
+            if not plan.free >> seat & 1:
+                live = _LIVE_BB
+        else:  # M3: what he missed
+            live = self._missed_live(seat)
+            dead = self._missed_sb >> seat & 1
+        return self._chips(live, dead)
 
     def can_undo(self):
         return self._undos > 0
@@ -255,37 +275,41 @@ class Table:
         """A new player sits at an empty seat: waits for the BB, or posts if post=True.
         At a tournament table he is dealt in from the next hand (T2), and post is refused."""
         self._check_seat(seat)
-        if self._players[seat] & _STATUS:
+        if self._status[seat]:
             raise RuleError("seat %d is taken: the player there must leave first" % seat)
         if post:
             self._no_choice(seat)
         self._save_for_undo()
         if self._hands == 0:
-            self._players[seat] = _ACTIVE  # S1: drew for the button
-        elif self.tournament:
-            self._players[seat] = _ACTIVE | _NEW  # T2: checked at the next deal
+            self._status[seat] = _ACTIVE  # S1: drew for the button
+            return
+        self._new |= 1 << seat
+        if self.tournament:
+            self._status[seat] = _ACTIVE  # T2: checked at the next deal
         else:
-            self._players[seat] = _WAITING | _NEW | (0 if post else _WAITS_FOR_BB)
+            self._status[seat] = _WAITING
+            if not post:
+                self._waits_for_bb |= 1 << seat
 
     def away(self, seat):
         """The player sits out from the next hand on."""
         self._check_seat(seat)
-        player = self._players[seat]
-        status = player & _STATUS
+        status = self._status[seat]
         if status == _EMPTY:
             raise RuleError("seat %d is empty: nobody to send away" % seat)
         if status == _AWAY:
             raise RuleError("seat %d is already away" % seat)
         self._save_for_undo()
-        if player & _CARRIES_SB:  # a made-up SB not yet paid becomes a missed SB
-            player = (player & ~_CARRIES_SB) | _MISSED_SB
-        self._players[seat] = (player & ~(_STATUS | _WAITS_FOR_BB)) | _AWAY
+        if self._carries_sb >> seat & 1:  # a made-up SB not yet paid becomes a missed SB
+            self._carries_sb &= ~(1 << seat)
+            self._missed_sb |= 1 << seat
+        self._waits_for_bb &= ~(1 << seat)
+        self._status[seat] = _AWAY
 
     def back(self, seat, wait=False):
         """An away player returns: active if he owes nothing, else waiting (post or wait)."""
         self._check_seat(seat)
-        player = self._players[seat]
-        status = player & _STATUS
+        status = self._status[seat]
         if status == _EMPTY:
             raise RuleError("seat %d is empty: nobody to bring back" % seat)
         if status != _AWAY:
@@ -294,13 +318,14 @@ class Table:
         if wait:
             self._no_choice(seat)
         self._save_for_undo()
-        player &= ~_STATUS
         if self.tournament:
-            self._players[seat] = player | _ACTIVE  # T1: he was dealt in all along
-        elif player & (_NEW | _MISSED_BB | _MISSED_SB):
-            self._players[seat] = player | _WAITING | (_WAITS_FOR_BB if wait else 0)
+            self._status[seat] = _ACTIVE  # T1: he was dealt in all along
+        elif (self._new | self._missed_bb | self._missed_sb) >> seat & 1:
+            self._status[seat] = _WAITING
+            if wait:
+                self._waits_for_bb |= 1 << seat
         else:
-            self._players[seat] = player | _ACTIVE  # M3: owes nothing, active at once
+            self._status[seat] = _ACTIVE  # M3: owes nothing, active at once
 
     def choose(self, seat, choice):
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
@@ -308,25 +333,31 @@ class Table:
         self._no_choice(seat)
         if choice != "post" and choice != "wait":
             raise RuleError("seat %d: the choice is post or wait, not %r" % (seat, choice))
-        player = self._players[seat]
-        status = player & _STATUS
+        status = self._status[seat]
         if status != _WAITING:
             raise RuleError("seat %d is %s, not waiting: nothing to choose"
                             % (seat, STATUSES[status]))
-        if (choice == "wait") == bool(player & _WAITS_FOR_BB):
+        if (choice == "wait") == bool(self._waits_for_bb >> seat & 1):
             raise RuleError("seat %d already chose to %s" % (seat, choice))
         self._save_for_undo()
-        self._players[seat] = player ^ _WAITS_FOR_BB
+        self._waits_for_bb ^= 1 << seat
 
     def leave(self, seat):
         """The player busts or leaves; he takes his debts with him (M5)."""
         self._check_seat(seat)
-        if not self._players[seat] & _STATUS:
+        if not self._status[seat]:
             raise RuleError("seat %d is empty: nobody to leave" % seat)
         self._save_for_undo()
         if self._dealt >> seat & 1:
             self._left |= 1 << seat
-        self._players[seat] = 0
+        self._status[seat] = _EMPTY
+        others = ~(1 << seat)  # his flags go with him
+        self._waits_for_bb &= others
+        self._new &= others
+        self._missed_bb &= others
+        self._missed_sb &= others
+        self._carries_sb &= others
+        self._paid_bb &= others
 
     def set_level(self, sb, bb, ante=0, ante_kind="each"):
         """The stakes from the next deal on (T4): small blind, big blind, ante and its kind,
@@ -366,7 +397,7 @@ class Table:
             why = self._seat_refusal(button)
             if why:
                 return why
-            if not self._players[button]:  # S1: an away player may win the draw
+            if not self._status[button]:  # S1: an away player may win the draw
                 return ("seat %d is empty: the first button goes to a player who drew for it"
                         % button)
         return None
@@ -378,48 +409,42 @@ class Table:
             raise RuleError(why)
         self._save_for_undo()
         plan = self._planned(button)
-        players = self._players
-        n = self.seats
-        # M1: a seated player not dealt in (not a new one, M3a) misses the BB when it passes
-        # his seat and the SB when its position passes or lands on it (heads-up it is the
-        # button's seat, which is dealt in); M2: a marker stays until it is paid.
-        sb_misses = plan.sb_passes | (0 if plan.heads_up else 1 << plan.sb_seat)
-        for seat in range(1, n + 1):
-            player = players[seat]
-            dealt_in = plan.dealt >> seat & 1
-            if self.tournament:  # T1: away is only shown; T2: a newcomer held out waits
-                if player:
-                    player = (_AWAY if player & _STATUS == _AWAY
-                              else _ACTIVE if dealt_in else _WAITING)
-            elif dealt_in:
-                player = _ACTIVE  # his debts are paid or cleared (M3, M4, DB1, D5)
-            elif player & _STATUS >= _AWAY and not player & _NEW:
-                if plan.bb_passes >> seat & 1:
-                    player |= _MISSED_BB
-                if sb_misses >> seat & 1:
-                    player |= _MISSED_SB
-            player &= ~(_CARRIES_SB | _PAID_BB)
-            if plan.paid_bb >> seat & 1:
-                player |= _PAID_BB
-            if plan.carries_sb >> seat & 1:
-                player |= _CARRIES_SB
-            players[seat] = player
+        statuses = self._status
+        dealt = plan.dealt
+        if self.tournament:
+            # T1: away is only shown; T2: a newcomer held out waits; nobody owes anything.
+            for seat in range(1, self.seats + 1):
+                if statuses[seat]:
+                    statuses[seat] = (_AWAY if statuses[seat] == _AWAY
+                                      else _ACTIVE if dealt >> seat & 1 else _WAITING)
+            self._waits_for_bb = self._new = self._missed_bb = self._missed_sb = 0
+        else:
+            # M1: a seated player not dealt in (not a new one, M3a) misses the BB when it
+            # passes his seat and the SB when its position passes or lands on it (heads-up it
+            # is the button's seat, which is dealt in); M2: a marker stays until it is paid.
+            missing = ((self._seats_with(_AWAY) | self._seats_with(_WAITING))
+                       & ~dealt & ~self._new)  # away or waiting, held out, not new
+            sb_misses = plan.sb_passes | (0 if plan.heads_up else 1 << plan.sb_seat)
+            self._missed_bb = (self._missed_bb & ~dealt) | (plan.bb_passes & missing)
+            self._missed_sb = (self._missed_sb & ~dealt) | (sb_misses & missing)
+            # Those dealt in are active: their debts are paid or cleared (M3, M4, DB1, D5).
+            for seat in range(1, self.seats + 1):
+                if dealt >> seat & 1:
+                    statuses[seat] = _ACTIVE
+            self._waits_for_bb &= ~dealt
+            self._new &= ~dealt
+        self._paid_bb = plan.paid_bb
+        self._carries_sb = plan.carries_sb
         self._hands += 1
         self._button = plan.button
         self._sb_seat = plan.sb_seat
         self._sb_player = plan.sb_player
         self._bb = plan.bb
-        self._dealt = plan.dealt
+        self._dealt = dealt
         self._hand_level = self._level
-        # The posts as bytes, one per posting seat: seat * 16 + what he posts, clockwise from
-        # the first seat after the button.
-        posts = bytearray()
-        seat = plan.button
-        for _ in range(n):
-            seat = seat % n + 1
-            if plan.posting[seat]:
-                posts.append(seat * 16 + plan.posting[seat])
-        self._posts = bytes(posts)
+        for seat in range(1, self.seats + 1):
+            self._live[seat] = plan.live[seat]
+            self._dead[seat] = plan.dead[seat]
         self._left = 0
         self._passed = plan.passed
         self._travel = plan.travel
@@ -431,18 +456,35 @@ class Table:
 
     def to_dict(self):
         """The whole table as plain JSON-compatible data, in words: what the state file
-        keeps. `players` has a byte of flags per seat (the _EMPTY.. _PAID_BB bits above),
-        `posts` one number per posting seat of the last hand (seat * 16 + what he posts:
-        the _LIVE/_DEAD bits); the others are named for what they are."""
+        keeps. `players` has a byte per seat: the status, then the flags 4 waits for the BB,
+        8 new, 16 missed BB, 32 missed SB, 64 carries SB, 128 paid BB; `posts` one number
+        per posting seat of the last hand (seat * 16 + live * 4 + dead); the others are
+        named for what they are."""
+        n = self.seats
+        players = []
+        for seat in range(1, n + 1):
+            byte = self._status[seat]
+            for bit, seats in ((4, self._waits_for_bb), (8, self._new), (16, self._missed_bb),
+                               (32, self._missed_sb), (64, self._carries_sb),
+                               (128, self._paid_bb)):
+                if seats >> seat & 1:
+                    byte |= bit
+            players.append(byte)
+        posts = []
+        seat = self._button
+        for _ in range(n):
+            seat = seat % n + 1
+            if self._live[seat] or self._dead[seat]:
+                posts.append(seat * 16 + self._live[seat] * 4 + self._dead[seat])
         return {
             "format": FORMAT, "seats": self.seats, "rules": self.rules,
             "tournament": self.tournament, "level": list(self._level),
             "hand_level": list(self._hand_level), "hands": self._hands,
-            "players": list(self._players[1:]), "button": self._button,
+            "players": players, "button": self._button,
             "small_blind": self._sb_seat, "small_blind_player": self._sb_player,
             "big_blind": self._bb, "dealt": _seats_of(self._dealt),
             "left": _seats_of(self._left), "passed": _seats_of(self._passed),
-            "travel": self._travel, "posts": list(self._posts),
+            "travel": self._travel, "posts": posts,
         }
 
     @classmethod
@@ -487,17 +529,27 @@ class Table:
         elif ok:
             # Before the first hand nobody waits (S1: whoever sits down is in) and nothing
             # was posted.
-            ok = not any(last) and not posts and all(x & _STATUS != _WAITING for x in players)
+            ok = not any(last) and not posts and all(x & 3 != _WAITING for x in players)
         for post in posts:
             ok = (ok and 1 <= post >> 4 <= n and post >> 2 & 3 <= 2 and post & 3 <= 2
                   and post & 15)
         if not ok:
             raise RuleError("table data is inconsistent")
-        t._players = bytearray(1) + bytearray(players)
+        for seat in range(1, n + 1):
+            byte = players[seat - 1]
+            t._status[seat] = byte & 3
+            t._waits_for_bb |= (byte >> 2 & 1) << seat
+            t._new |= (byte >> 3 & 1) << seat
+            t._missed_bb |= (byte >> 4 & 1) << seat
+            t._missed_sb |= (byte >> 5 & 1) << seat
+            t._carries_sb |= (byte >> 6 & 1) << seat
+            t._paid_bb |= (byte >> 7 & 1) << seat
+        for post in posts:
+            t._live[post >> 4] = post >> 2 & 3
+            t._dead[post >> 4] = post & 3
         t._hands = hands
         (t._button, t._sb_seat, t._sb_player, t._bb, t._dealt, t._left, t._passed,
          t._travel) = last
-        t._posts = bytes(posts)
         return t
 
     # ---- insides -------------------------------------------------------------------------
@@ -513,18 +565,20 @@ class Table:
 
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
-        the seats' bytes, the last hand's numbers (_RECORD), the posts and their count;
-        beside it, in _undo_levels, the two levels (references: nothing allocated). Every
-        event calls it just before it changes the table: the next hand is planned again."""
+        each seat's bytes (_SEAT_RECORD), then the flags and the last hand's numbers
+        (_RECORD); beside it, in _undo_levels, the two levels (references: nothing
+        allocated). Every event calls it just before it changes the table: the next hand is
+        planned again."""
         self._next.ready = False
         n = self.seats
-        players = self._players
         ring = self._undo
         top = self._top
-        at = top * (2 * n + 16)
-        for seat in range(1, n + 1):
-            ring[at + seat - 1] = players[seat]
-        at += n
+        at = top * (3 * n + _RECORD_BYTES)
+        for name in _SEAT_RECORD:
+            values = getattr(self, name)
+            for seat in range(1, n + 1):
+                ring[at + seat - 1] = values[seat]
+            at += n
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             size = _SIZES[j]
@@ -532,10 +586,6 @@ class Table:
                 ring[at + k] = v & 255
                 v >>= 8
             at += size
-        posts = self._posts
-        ring[at] = len(posts)
-        for i in range(len(posts)):
-            ring[at + 1 + i] = posts[i]
         self._undo_levels[2 * top] = self._level  # references to tuples: nothing allocated
         self._undo_levels[2 * top + 1] = self._hand_level
         self._top = (top + 1) % UNDO_DEPTH
@@ -545,14 +595,15 @@ class Table:
     def _restore_from_undo(self, top):
         """The state kept in the undo record number `top`."""
         n = self.seats
-        players = self._players
         ring = self._undo
         self._level = self._undo_levels[2 * top]
         self._hand_level = self._undo_levels[2 * top + 1]
-        at = top * (2 * n + 16)
-        for seat in range(1, n + 1):
-            players[seat] = ring[at + seat - 1]
-        at += n
+        at = top * (3 * n + _RECORD_BYTES)
+        for name in _SEAT_RECORD:
+            values = getattr(self, name)
+            for seat in range(1, n + 1):
+                values[seat] = ring[at + seat - 1]
+            at += n
         for j in range(len(_RECORD)):
             size = _SIZES[j]
             v = ring[at]
@@ -560,7 +611,6 @@ class Table:
                 v = v << 8 | ring[at + k]
             setattr(self, _RECORD[j], v)
             at += size
-        self._posts = bytes(ring[at + 1:at + 1 + ring[at]])
         self._hand = None
 
     def _no_choice(self, seat):
@@ -570,11 +620,11 @@ class Table:
     def _seats_with(self, status):
         """The seats whose player has this status, as a mask; _ACTIVE at a tournament table:
         every seated player, who counts as active (T1)."""
-        players = self._players
+        statuses = self._status
         everybody = status == _ACTIVE and self.tournament
         seats = 0
         for seat in range(1, self.seats + 1):
-            if players[seat] & _STATUS == status or everybody and players[seat]:
+            if statuses[seat] == status or everybody and statuses[seat]:
                 seats |= 1 << seat
         return seats
 
@@ -605,16 +655,15 @@ class Table:
         """S2: a new player in the first orbit whose seat no blind has passed yet."""
         return self._hands > 0 and travel < self.seats and not passed >> seat & 1
 
-    def _markers(self, player):
-        """What a player's missed-blind markers make him post (M2, M3): the BB live, the SB
-        dead."""
-        return ((_LIVE_BB if player & _MISSED_BB else 0)
-                | (_DEAD_SB if player & _MISSED_SB else 0))
+    def _missed_live(self, seat):
+        """The blind a player's "missed BB" marker makes him post live: the big blind (M2,
+        M3). His "missed SB" marker makes him post one small blind dead."""
+        return _LIVE_BB if self._missed_bb >> seat & 1 else 0
 
-    def _chips(self, post):
-        """A post (live * 4 + dead) in chips at the level in force: (live, dead)."""
-        small = self._level[0]
-        return ((0, small, self._level[1])[post >> 2 & 3], (post & 3) * small)
+    def _chips(self, live, dead):
+        """A post (its live blind, its dead small blinds) in chips at the level in force:
+        (live, dead)."""
+        return (_blind(live, self._level), dead * self._level[0])
 
     # ---- the next hand -------------------------------------------------------------------
     #
@@ -699,7 +748,6 @@ class Table:
         everybody seated but a newcomer on the button or SB position (T1, T2). Heads-up the
         BB keeps moving and the other player has the button (H1, H2). False when fewer than
         two could be dealt in (D5), a waiting player on the heads-up button included (D2)."""
-        players = self._players
         tournament = self.tournament
         only_the_blinds = self._positions(plan, active, present)
         button = plan.button
@@ -709,26 +757,19 @@ class Table:
         # to pass; T2: a newcomer on the button or the SB position waits one hand.
         zone = ((1 << button) | (1 << plan.sb_seat if tournament
                                  else self._seats_after(button, bb))) & ~(1 << bb)
-        eligible = 0
-        for seat in range(1, self.seats + 1):
-            player = players[seat]
-            status = player & _STATUS
-            if only_the_blinds:  # DB3: the SB and BB players alone
-                if seat == plan.sb_seat and active >> seat & 1:
-                    eligible |= 1 << seat
-            elif tournament:  # T1: everybody seated
-                if player and not (player & _NEW and zone >> seat & 1):
-                    eligible |= 1 << seat
-            elif status == _ACTIVE:
-                eligible |= 1 << seat
-            elif status == _WAITING and not zone >> seat & 1:
-                if not player & _WAITS_FOR_BB or (player & _NEW and plan.free >> seat & 1):
-                    eligible |= 1 << seat
+        if only_the_blinds:  # DB3: the SB and BB players alone
+            eligible = active & 1 << plan.sb_seat
+        elif tournament:  # T1: everybody seated (all "active"), T2 but a newcomer in the zone
+            eligible = active & ~(self._new & zone)
+        else:  # the active players; waiting ones outside the zone who post or play free
+            waiting = present & ~active
+            eligible = active | (waiting & ~zone
+                                 & (~self._waits_for_bb | self._new & plan.free))
         plan.dealt = eligible | 1 << bb
         plan.heads_up = _count(plan.dealt) == 2
         if plan.heads_up:
             self._heads_up(plan)
-            if not tournament and players[plan.button] & _STATUS == _WAITING:
+            if not tournament and self._status[plan.button] == _WAITING:
                 return False  # D2 holds him out ("never a debt on the SB"): one player left
         return _count(plan.dealt) >= 2
 
@@ -799,8 +840,7 @@ class Table:
         one BB, or nothing if S2 frees him; one back from away: his markers, M3), never on
         the SB; in a new game (D5, MS2) and at a tournament table only the positions' blinds.
         Under moving, then MB2's make-ups."""
-        players = self._players
-        posting = plan.posting
+        statuses = self._status
         if plan.heads_up:
             plan.sb_player = plan.button
         elif plan.dealt >> plan.sb_seat & 1 and plan.sb_seat != plan.button:
@@ -809,21 +849,24 @@ class Table:
             plan.sb_player = 0  # a dead small blind
         only_blinds = plan.new_game or self.tournament
         for seat in range(1, self.seats + 1):
-            player = players[seat]
-            post = 0
+            live = 0
+            dead = 0
             if not plan.dealt >> seat & 1:
                 pass
             elif seat == plan.bb:
-                post = _LIVE_BB
+                live = _LIVE_BB
             elif seat == plan.sb_player:
-                post = _LIVE_SB
-            elif only_blinds or player & _STATUS != _WAITING:
+                live = _LIVE_SB
+            elif only_blinds or statuses[seat] != _WAITING:
                 pass
-            elif player & _NEW:
-                post = 0 if plan.free >> seat & 1 else _LIVE_BB
+            elif self._new >> seat & 1:
+                if not plan.free >> seat & 1:
+                    live = _LIVE_BB
             else:
-                post = self._markers(player)
-            posting[seat] = post
+                live = self._missed_live(seat)
+                dead = self._missed_sb >> seat & 1
+            plan.live[seat] = live
+            plan.dead[seat] = dead
         plan.paid_bb = 1 << plan.bb  # seats paying a big blind as a blind this hand
         plan.carries_sb = 0
         if (self.rules == "moving" and self._hands and not self.tournament
@@ -833,8 +876,6 @@ class Table:
     def _make_up(self, plan):
         """MB2: blinds skipped because players left are made up; one blind per player per
         hand, biggest first, the rest carried."""
-        players = self._players
-        posting = plan.posting
         n = self.seats
         bb = plan.bb
         stay = self._seats_with(_ACTIVE) & plan.dealt & ~self._left  # the players who stay
@@ -846,24 +887,22 @@ class Table:
             seat = self._next_seat(self._bb, stay & self._dealt)
             if seat and not (self._seats_after(self._bb, seat) | 1 << self._bb) >> bb & 1:
                 due_bb = 1 << seat
-            for seat in range(1, n + 1):
-                if stay >> seat & 1 and players[seat] & _PAID_BB and seat != plan.sb_player:
-                    due_sb |= 1 << seat
-        for seat in range(1, n + 1):
-            if stay >> seat & 1 and players[seat] & _CARRIES_SB and seat != plan.sb_player:
-                due_sb |= 1 << seat
+            due_sb = self._paid_bb  # who paid the BB last hand is due the SB
+        due_sb = (due_sb | self._carries_sb) & stay & ~(1 << plan.sb_player)
         for seat in range(1, n + 1):
             if not (due_bb | due_sb) >> seat & 1:
                 continue
             if due_bb >> seat & 1 or seat == bb:
-                posting[seat] = _LIVE_BB
+                plan.live[seat] = _LIVE_BB
+                plan.dead[seat] = 0
                 plan.paid_bb |= 1 << seat
                 if seat == plan.sb_player or due_sb >> seat & 1:
                     plan.carries_sb |= 1 << seat  # the small blind waits for the next hand
                 if seat == plan.sb_player:
                     plan.sb_player = 0  # he posts a big blind instead of the small one
             else:
-                posting[seat] = _DEAD_SB
+                plan.live[seat] = 0
+                plan.dead[seat] = 1  # the small blind he owes, dead
 
     def _make_hand(self):
         n = self.seats
@@ -876,8 +915,9 @@ class Table:
         level = self._hand_level
         small, big, ante, kind = level
         posts = {}
-        for post in self._posts:
-            posts[post >> 4] = ((0, small, big)[post >> 2 & 3], (post & 3) * small)
+        for seat in dealt:  # clockwise from the first seat after the button
+            if self._live[seat] or self._dead[seat]:
+                posts[seat] = (_blind(self._live[seat], level), self._dead[seat] * small)
         if ante:  # T5: dead money, added to the dead part of the post
             for seat in dealt:
                 if kind == "each" or seat == self._bb:
