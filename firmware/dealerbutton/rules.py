@@ -23,16 +23,18 @@ _LIVE_SB = const(1)
 _LIVE_BB = const(2)
 
 UNDO_DEPTH = const(40)
-# An undo record (see _save_for_undo): for each seat its status, live blind and dead small
-# blinds in the last hand (_SEAT_RECORD, a byte each), then these numbers, big-endian, of
-# _SIZES bytes each: 3 * seats + 27 bytes. The two levels of the record are kept beside it,
-# in a list.
-_SEAT_RECORD = ("_status", "_live", "_dead")
+# An undo record (see _save_for_undo) holds the table's state as sets of seats and numbers,
+# big-endian: first, 2 bytes each, the seats of each status, of each live blind and of each
+# count of dead small blinds in the last hand (_BY_SEAT: which of the seats' bytes, of what
+# value), then these attributes, of _SIZES bytes each: 41 bytes whatever the seats. The two
+# levels of the record are kept beside it, in a list.
+_BY_SEAT = (("_status", _ACTIVE), ("_status", _AWAY), ("_status", _WAITING),
+            ("_live", _LIVE_SB), ("_live", _LIVE_BB), ("_dead", 1), ("_dead", 2))
 _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_left",
            "_passed", "_travel", "_waits_for_bb", "_new", "_missed_bb", "_missed_sb",
            "_carries_sb", "_paid_bb")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x02\x02\x02\x02\x02\x02"
-_RECORD_BYTES = const(27)  # the sum of _SIZES
+_RECORD_BYTES = const(41)  # 2 bytes for each of _BY_SEAT, and the sum of _SIZES
 FORMAT = const(3)  # the saved form (to_dict): 3 in words; 1 and 2 in tableform.py
 MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
@@ -182,9 +184,9 @@ class Table:
         self._passed = 0   # seats a blind has passed since the first hand (S2)
         self._travel = 0   # how far the button has travelled since the first hand (max N)
         # Undo history (E3): the states before the last UNDO_DEPTH events, one record of
-        # 3 * seats + 27 bytes each (see _save_for_undo) in a ring made once, and the two
-        # levels of each record.
-        self._undo = bytearray(UNDO_DEPTH * (3 * seats + _RECORD_BYTES))
+        # _RECORD_BYTES each (see _save_for_undo) in a ring made once, and the two levels of
+        # each record.
+        self._undo = bytearray(UNDO_DEPTH * _RECORD_BYTES)
         self._undo_levels = [None] * (2 * UNDO_DEPTH)  # type: list
         self._undos = 0   # records held
         self._top = 0     # the record the next event writes
@@ -565,20 +567,23 @@ class Table:
 
     def _save_for_undo(self):
         """Keep the state before an event for undo, in the next record of the ring (E3):
-        each seat's bytes (_SEAT_RECORD), then the flags and the last hand's numbers
-        (_RECORD); beside it, in _undo_levels, the two levels (references: nothing
+        the sets of seats of the seats' bytes (_BY_SEAT), then the flags and the last hand's
+        numbers (_RECORD); beside it, in _undo_levels, the two levels (references: nothing
         allocated). Every event calls it just before it changes the table: the next hand is
         planned again."""
         self._next.ready = False
-        n = self.seats
         ring = self._undo
         top = self._top
-        at = top * (3 * n + _RECORD_BYTES)
-        for name in _SEAT_RECORD:
+        at = top * _RECORD_BYTES
+        for name, value in _BY_SEAT:
             values = getattr(self, name)
-            for seat in range(1, n + 1):
-                ring[at + seat - 1] = values[seat]
-            at += n
+            seats = 0
+            for seat in range(1, self.seats + 1):
+                if values[seat] == value:
+                    seats |= 1 << seat
+            ring[at] = seats >> 8
+            ring[at + 1] = seats & 255
+            at += 2
         for j in range(len(_RECORD)):
             v = getattr(self, _RECORD[j])
             size = _SIZES[j]
@@ -598,12 +603,16 @@ class Table:
         ring = self._undo
         self._level = self._undo_levels[2 * top]
         self._hand_level = self._undo_levels[2 * top + 1]
-        at = top * (3 * n + _RECORD_BYTES)
-        for name in _SEAT_RECORD:
+        for seat in range(1, n + 1):  # (a seat in none of the sets: 0)
+            self._status[seat] = self._live[seat] = self._dead[seat] = 0
+        at = top * _RECORD_BYTES
+        for name, value in _BY_SEAT:
             values = getattr(self, name)
+            seats = ring[at] << 8 | ring[at + 1]
             for seat in range(1, n + 1):
-                values[seat] = ring[at + seat - 1]
-            at += n
+                if seats >> seat & 1:
+                    values[seat] = value
+            at += 2
         for j in range(len(_RECORD)):
             size = _SIZES[j]
             v = ring[at]
