@@ -1,6 +1,7 @@
 """Reliability campaign 5: LED current. For every seat count 2..12 on rings of 12, 16, 24,
 35 and 60 LEDs at full brightness (255), every status/role combination a seat can show --
-on all seats at once, and mixed at random -- in every mode (normal, the draw for the
+each status on all seats at once with each set of roles on one of them, and mixed at
+random -- in every mode (normal, the draw for the
 button, the error pattern, accepted and refused flashes), every frame the App would render
 (one each 25 ms) over a whole animation period must stay within the current budget by
 ring.estimate_ma. Then the real App, in random games, for every frame it shows."""
@@ -15,25 +16,25 @@ SIZES = {
 }
 RINGS = (12, 16, 24, 35, 60)
 STATUSES = (R.EMPTY, R.ACTIVE, R.AWAY, R.WAIT_BB, R.WAIT_POST)
-ROLES = (R.BUTTON, R.SB, R.BB, R.FIRST)
+ROLES = ("button", "sb", "bb", "first_to_act")   # the ring's attributes: a seat each
 PERIOD_MS = 2000          # the longest animation (first to act breathes, the draw's chase)
 FRAME_MS = 25             # the App renders at 40 frames a second
 
 
-def every_mark():
-    """The 80 marks a seat can have: 5 statuses x the 16 sets of roles."""
-    marks = []
+def every_look():
+    """The 80 things a seat can show: 5 statuses x the 16 sets of roles (their names)."""
+    looks = []
     for status in STATUSES:
         for bits in range(16):
-            m = status
-            for i in range(4):
-                if bits >> i & 1:
-                    m |= ROLES[i]
-            marks.append(m)
-    return marks
+            looks.append((status, [ROLES[i] for i in range(4) if bits >> i & 1]))
+    return looks
 
 
-MARKS = every_mark()
+LOOKS = every_look()
+
+
+def marks(ring):
+    return bytes(ring.status), ring.button, ring.sb, ring.bb, ring.first_to_act
 
 
 class Top:
@@ -45,7 +46,7 @@ class Top:
     def see(self, ring, budget):
         ma = R.estimate_ma(ring.buf)
         assert ma == ring.ma, (ma, ring.ma)
-        assert ma <= budget, (ma, budget, ring.leds, ring.seats, bytes(ring.marks))
+        assert ma <= budget, (ma, budget, ring.leds, ring.seats, marks(ring))
         self.frames += 1
         if ma > self.top.get(budget, 0):
             self.top[budget] = ma
@@ -72,18 +73,24 @@ def test_every_mark_on_every_ring_stays_within_the_budget(campaign):
             for seats in range(2, 13):
                 ring = R.Ring(leds, seats, brightness=255, budget_ma=budget)
                 configs += 1
-                # Every mark on every seat at once, in every mode, with a flash.
-                for i in range(len(MARKS)):
-                    m = MARKS[i]
+                # Each status on every seat at once, each set of roles on one seat (the
+                # other roles on the next one), in every mode, with a flash.
+                for i in range(len(LOOKS)):
+                    status, roles = LOOKS[i]
                     for s in range(1, seats + 1):
-                        ring.marks[s] = m
+                        ring.status[s] = status
+                    seat = 1 + i % seats
+                    for role in ROLES:
+                        setattr(ring, role, seat if role in roles else seat % seats + 1)
                     ring.mode = (R.NORMAL, R.NORMAL, R.DRAW)[i % 3]
                     flash = (rand.between(0, seats), rand.chance(50))
                     sweep(ring, budget, top, rand.bits(20), flash)
-                # Random mixes of marks, seat by seat.
+                # Random mixes: a status a seat, each role on a seat or nobody's (0).
                 for _ in range(size["mixes"]):
                     for s in range(1, seats + 1):
-                        ring.marks[s] = rand.pick(MARKS)
+                        ring.status[s] = rand.pick(STATUSES)
+                    for role in ROLES:
+                        setattr(ring, role, rand.between(0, seats))
                     ring.mode = rand.pick((R.NORMAL, R.DRAW))
                     sweep(ring, budget, top, rand.bits(20),
                           (rand.between(0, seats), rand.chance(50)))
@@ -92,18 +99,16 @@ def test_every_mark_on_every_ring_stays_within_the_budget(campaign):
     # What the brightest frame would draw without the limit, for the record.
     for leds in RINGS:
         ring = R.Ring(leds, 12, brightness=255, budget_ma=10 ** 6)
-        for s in range(1, 13):
-            ring.marks[s] = R.ACTIVE | R.BUTTON
-        ring.flash(0, True, 0)
+        ring.flash(0, True, 0)   # full white over the whole ring, whatever the seats show
         ring.render(0)
         top.unlimited = max(top.unlimited, R.estimate_ma(ring.buf))
-    print("\nLED current: %d ring/seat/budget configurations, %d marks a seat can show, "
+    print("\nLED current: %d ring/seat/budget configurations, %d things a seat can show, "
           "%d frames (every %d ms over %d ms) at brightness 255; highest estimate %s; "
           "unlimited, the brightest frame of a 60-LED ring would draw %d mA"
-          % (configs, len(MARKS), top.frames, FRAME_MS, PERIOD_MS,
+          % (configs, len(LOOKS), top.frames, FRAME_MS, PERIOD_MS,
              ", ".join("%d mA for a %d mA budget" % (top.top[b], b) for b in sorted(top.top)),
              top.unlimited))
-    assert len(MARKS) == 80
+    assert len(LOOKS) == 80
 
 
 def test_the_app_frames_stay_within_the_budget_in_random_games(campaign):

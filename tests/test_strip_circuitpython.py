@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from dealerbutton import strip_cp
-from dealerbutton.ring import ACTIVE, BB, BUTTON, SB, WAIT_BB, Ring
+from dealerbutton.ring import ACTIVE, WAIT_BB, Ring
 from dealerbutton.strip import NeoPixelStrip as MicroPythonStrip
 
 # Modules whose import depends on the board Blinka detects, or that tests/fakes shadows.
@@ -147,8 +147,11 @@ class MicroPythonNeoPixel:
 def test_ring_frames_reach_the_wire_as_on_micropython(lib, wire, order):
     """The same ring frame gives the same bytes on both boards' adapters."""
     ring = Ring(24, 9, brightness=96)
-    for seat, mark in {1: ACTIVE | BUTTON, 2: ACTIVE | SB, 3: ACTIVE | BB, 6: WAIT_BB}.items():
-        ring.marks[seat] = mark
+    for seat, status in {1: ACTIVE, 2: ACTIVE, 3: ACTIVE, 6: WAIT_BB}.items():
+        ring.status[seat] = status
+    ring.button = 1
+    ring.sb = 2
+    ring.bb = 3
     cp = strip_cp.NeoPixelStrip(make(lib, n=24, pixel_order=order))
     np = MicroPythonNeoPixel(24)
     mp = MicroPythonStrip(np, order=order)

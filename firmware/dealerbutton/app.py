@@ -404,27 +404,29 @@ class App:
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def update_marks(self):
+        """The ring's marks from the table: each seat's status, the seat of each role."""
         t = self.table
-        marks = self.ring.marks
+        ring = self.ring
+        status = ring.status
         for s in range(1, t.seats + 1):
-            status = t.status(s)
-            if status == "waiting":
+            st = t.status(s)
+            if st == "waiting":
                 choice = t.choice(s)
                 if choice is None:
                     choice = "wait" if t.owes(s) == (0, 0) else "post"
-                marks[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
-            elif status == "active":
-                marks[s] = ringmod.ACTIVE
+                status[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
+            elif st == "active":
+                status[s] = ringmod.ACTIVE
             else:
-                marks[s] = ringmod.AWAY if status == "away" else ringmod.EMPTY
+                status[s] = ringmod.AWAY if st == "away" else ringmod.EMPTY
         h = t.hand
-        if h is not None:
-            marks[h.button] |= ringmod.BUTTON
-            if h.sb is not None:
-                marks[h.sb] |= ringmod.SB
-            marks[h.bb] |= ringmod.BB
-            if h.first_to_act is not None:
-                marks[h.first_to_act] |= ringmod.FIRST
+        if h is None:
+            ring.button = ring.sb = ring.bb = ring.first_to_act = 0
+        else:
+            ring.button = h.button
+            ring.sb = h.sb or 0   # (None: no small blind this hand)
+            ring.bb = h.bb
+            ring.first_to_act = h.first_to_act or 0
 
     # -- presses -------------------------------------------------------------------------
     def press(self, seat, long, defer_save=False):
@@ -433,9 +435,9 @@ class App:
         a press in the loop (see event())."""
         if defer_save:
             defer_save = HIDDEN if seat == 0 else AFTER_FRAME
-        shown = self.ring.marks[seat]   # (the flash answers what the player saw)
+        alone = self.ring.shows_button_alone(seat)   # (the flash answers what the player saw)
         reply = self.press_action(seat, long, defer_save)
-        self.ring.flash(seat, reply.startswith("ok"), self.now, shown)
+        self.ring.flash(seat, reply.startswith("ok"), self.now, alone)
         self.render_due = True
         return reply
 

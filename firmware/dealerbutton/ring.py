@@ -1,12 +1,15 @@
-"""LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
+"""LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
+current limit applied).
 
-The app writes one byte per seat into ``ring.marks`` after every table event; the
-board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
-render() only writes into buffers made in __init__, so it never allocates.
+After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
+ACTIVE, AWAY, WAIT_BB, WAIT_POST) and the seat of each role into ``ring.button``,
+``ring.sb``, ``ring.bb`` and ``ring.first_to_act`` (0: nobody); the board calls
+``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip. render() only
+writes into buffers made in __init__, so it never allocates.
 
 A frame must cost little of its 25 ms on the board, where Python runs about 125 times
-slower than on a PC. So the steady part of the picture (a seat's colours while its mark
-stays the same) is drawn once, brightness applied, with the sum of its bytes kept for the
+slower than on a PC. So the steady part of the picture (a seat's colours while its status
+and roles stay the same) is drawn once, brightness applied, with the sum of its bytes kept for the
 current limit: twice, once for each half of the blink of the seats that owe a post
 (``_bases``); a frame copies the one of the moment (one C copy) and draws on top only what
 moves: the arc of the seat that breathes (first to act), the draw chase and a flash. The
@@ -26,8 +29,8 @@ even on a single LED.  Arcs of 4 LEDs or more keep their last LED dark as a gap.
 
 At a tournament table the app sets ``ring.clock`` (and ``ring.clock_parts``) every loop
 turn; the clock's signals never take a seat's LED: they light only the LEDs the seats
-leave dark (empty seats, the gaps) and dim the whole ring for a moment, every mark keeping
-its colour:
+leave dark (empty seats, the gaps) and dim the whole ring for a moment, every seat keeping
+its colours:
     CLOCK_COMING  the last minute of a level: the dark LEDs blink vermilion once a second
                   and the whole ring dips to a quarter for 200 ms on each beat
     CLOCK_NEW     a level has just started (10 s): the ring blinks twice a second, dim
@@ -47,17 +50,12 @@ from array import array
 
 from dealerbutton.ticks import ticks_diff
 
-# Seat marks: status in the low 3 bits, roles OR'ed in.
+# A seat's status (ring.status[seat]).
 EMPTY = const(0)
 ACTIVE = const(1)
 AWAY = const(2)
 WAIT_BB = const(3)  # waiting for the big blind
 WAIT_POST = const(4)  # waiting, will post / owes a post
-STATUS_MASK = const(0x07)
-BUTTON = const(0x08)
-SB = const(0x10)
-BB = const(0x20)
-FIRST = const(0x40)  # first to act before the flop
 
 # Modes.
 NORMAL = const(0)
@@ -127,7 +125,7 @@ _BLACK = b"\x00\x00\x00"
 
 # What the steady picture (Ring._bases) was drawn for.
 _DRAWN_NOTHING = const(-1)  # nothing yet, or the palette changed: draw it all
-_DRAWN_SEATS = const(0)  # the seats' marks (NORMAL and DRAW modes)
+_DRAWN_SEATS = const(0)  # the seats (NORMAL and DRAW modes)
 _DRAWN_ERROR = const(1)  # the error pattern, plus its phase (0 or 1)
 
 
@@ -203,7 +201,12 @@ class Ring:
         self.reverse = bool(reverse)
         self.brightness = brightness
         self.budget_ma = budget_ma
-        self.marks = bytearray(seats + 1)
+        self.status = bytearray(seats + 1)  # each seat's status ([0]: unused)
+        # The seat of each role, 0 for nobody (no hand yet, no small blind).
+        self.button = 0
+        self.sb = 0
+        self.bb = 0
+        self.first_to_act = 0
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
         self._view = memoryview(self.buf)  # copying into a memoryview slice allocates nothing
@@ -222,18 +225,22 @@ class Ring:
         # current limit needs the frame's sum).
         self._bases = (bytearray(3 * leds), bytearray(3 * leds))
         self._base_sums = [0, 0]
-        self._drawn = bytearray(seats + 1)  # the marks _bases show
+        # The statuses and roles _bases show, and the seats to draw again (a 1 each).
+        self._drawn_status = bytearray(seats + 1)
+        self._drawn_button = 0
+        self._drawn_sb = 0
+        self._drawn_bb = 0
+        self._drawn_first_to_act = 0
+        self._again = bytearray(seats + 1)
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
-        self._live = bytearray(seats)  # the seats drawn every frame (first to act)
-        self._lives = 0  # how many of _live are in use
         self._flash_seat = -1
         self._flash_ok = True
         self._flash_dark = False
         self._flash_at = 0
         self.clock = CLOCK_NONE
         self.clock_parts = 0  # CLOCK_BREAK: how many LEDs stand for the time left
-        # The logical LEDs no seat lights (empty seats, the gaps), found with the marks.
+        # The logical LEDs no seat lights (empty seats, the gaps), found with the seats.
         self._free = array("H", [0] * leds)
         self._nfree = 0
         self.set_palette(palette)
@@ -252,10 +259,11 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms, shown=-1):
+    def flash(self, seat, ok, now_ms, button_alone=None):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
-        flash when accepted, a double blink in the warning colour when refused. shown: the
-        seat's mark when it was pressed (default: its mark now)."""
+        flash when accepted, a double blink in the warning colour when refused.
+        button_alone: the seat showed the button alone when it was pressed (default:
+        whether it does now, see shows_button_alone())."""
         if not 0 <= seat <= self.seats:
             raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
@@ -264,11 +272,17 @@ class Ring:
         # A seat lit all in the flash's colour already (the button alone, white on every LED
         # of its arc) flashes dark instead: the press must show.
         pal = self._pal
-        if shown < 0:
-            shown = self.marks[seat]
-        self._flash_dark = (ok and seat > 0 and shown == BUTTON | ACTIVE
+        if button_alone is None:
+            button_alone = self.shows_button_alone(seat)
+        self._flash_dark = (ok and button_alone
                             and pal[3 * ROLE_BUTTON:3 * ROLE_BUTTON + 3]
                             == pal[3 * ROLE_OK:3 * ROLE_OK + 3])
+
+    def shows_button_alone(self, seat):
+        """The seat has the button and no other role, and its player is in (ACTIVE): the
+        button's white fills its whole arc."""
+        return (seat > 0 and seat == self.button and self.status[seat] == ACTIVE
+                and seat != self.sb and seat != self.bb and seat != self.first_to_act)
 
     @property
     def flashing(self):
@@ -276,7 +290,7 @@ class Ring:
 
     def flash_hides(self, seat):
         """An accepted press of seat is flashing (0: the next-hand button's, over the whole
-        ring): its flash is drawn over every LED of the seat, so its mark does not show."""
+        ring): its flash is drawn over every LED of the seat, which shows nothing else."""
         return self._flash_seat == seat and self._flash_ok
 
     # -- the frame ------------------------------------------------------------------
@@ -296,16 +310,17 @@ class Ring:
         else:
             if self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
                 self._draw_seats(level)
-            elif self.marks != self._drawn:
+            elif (self.status != self._drawn_status or self.button != self._drawn_button
+                  or self.sb != self._drawn_sb or self.bb != self._drawn_bb
+                  or self.first_to_act != self._drawn_first_to_act):
                 self._redraw_changed(level)
             half = 0 if now_ms % _POST_BLINK_MS < _POST_OFF_MS else 1  # the post blink's half
         base = self._bases[half]
         self._view[0:len(base)] = base
         total = self._base_sums[half]
         if self.mode != ERROR:
-            live = self._live
-            for i in range(self._lives):
-                total += self._seat(live[i], now_ms, level, self.buf)
+            if self.first_to_act:  # (it breathes: drawn every frame)
+                total += self._seat(self.first_to_act, now_ms, level, self.buf)
             if self.mode == DRAW:
                 total += self._chase(now_ms, level)
             if self.clock != CLOCK_NONE:
@@ -334,12 +349,9 @@ class Ring:
         for i in range(len(base)):
             base[i] = 0
         total = 0
-        marks = self.marks
-        drawn = self._drawn
-        for seat in range(self.seats + 1):
-            drawn[seat] = marks[seat]
+        self._note_drawn()
         for seat in range(1, self.seats + 1):
-            if not marks[seat] & FIRST:  # (first to act is drawn every frame)
+            if seat != self.first_to_act:  # (first to act is drawn every frame)
                 total += self._seat(seat, _POST_ON_MS, level, base)
         self._base_sums[0] = total
         self._drawn_what = _DRAWN_SEATS
@@ -347,26 +359,55 @@ class Ring:
         self._seats_changed(level)
 
     def _redraw_changed(self, level):
-        """The seats whose marks changed since _bases were drawn: only theirs is drawn
-        again."""
-        marks = self.marks
-        drawn = self._drawn
+        """The seats whose status or roles changed since _bases were drawn: only they are
+        drawn again."""
+        again = self._again
+        status = self.status
+        drawn = self._drawn_status
+        for seat in range(1, self.seats + 1):
+            if status[seat] != drawn[seat]:
+                again[seat] = 1
+        # A role that moved: the seat it left and the seat it reached ([0], nobody, is never
+        # drawn).
+        if self.button != self._drawn_button:
+            again[self._drawn_button] = 1
+            again[self.button] = 1
+        if self.sb != self._drawn_sb:
+            again[self._drawn_sb] = 1
+            again[self.sb] = 1
+        if self.bb != self._drawn_bb:
+            again[self._drawn_bb] = 1
+            again[self.bb] = 1
+        if self.first_to_act != self._drawn_first_to_act:
+            again[self._drawn_first_to_act] = 1
+            again[self.first_to_act] = 1
+        self._note_drawn()
         base = self._bases[0]
         phys = self._phys
         start = self._start
         total = self._base_sums[0]
-        drawn[0] = marks[0]
         for seat in range(1, self.seats + 1):
-            m = marks[seat]
-            if m == drawn[seat]:
+            if not again[seat]:
                 continue
-            drawn[seat] = m
+            again[seat] = 0
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
             total += _paint_run(base, phys, start[seat - 1], start[seat], _BLACK)
-            if not m & FIRST:
+            if seat != self.first_to_act:
                 total += self._seat(seat, _POST_ON_MS, level, base)
+        again[0] = 0
         self._base_sums[0] = total
         self._seats_changed(level)
+
+    def _note_drawn(self):
+        """_bases are drawn for the statuses and roles of now."""
+        status = self.status
+        drawn = self._drawn_status
+        for seat in range(self.seats + 1):
+            drawn[seat] = status[seat]
+        self._drawn_button = self.button
+        self._drawn_sb = self.sb
+        self._drawn_bb = self.bb
+        self._drawn_first_to_act = self.first_to_act
 
     def _seats_changed(self, level):
         """After the steady picture's on half changed: its off half (the same, but the
@@ -375,34 +416,32 @@ class Ring:
         on, off = self._bases
         off[:] = on
         total = self._base_sums[0]
-        marks = self.marks
+        status = self.status
         phys = self._phys
         start = self._start
-        live = self._live
-        lives = 0
         for seat in range(1, self.seats + 1):
-            m = marks[seat]
-            if m & FIRST:
-                live[lives] = seat
-                lives += 1
-            elif m & STATUS_MASK == WAIT_POST:
+            if status[seat] == WAIT_POST and seat != self.first_to_act:
                 total += _paint_run(off, phys, start[seat - 1], start[seat], _BLACK)
                 total += self._seat(seat, _POST_OFF_MS, level, off)
         self._base_sums[1] = total
-        self._lives = lives
         self._find_free()
+
+    def _has_role(self, seat):
+        """The button, a blind or first to act is at seat (whoever sits there, if anyone)."""
+        return (seat == self.button or seat == self.sb or seat == self.bb
+                or seat == self.first_to_act)
 
     def _find_free(self):
         """The LEDs no seat lights, for the clock: an empty seat's arc (a dead button is
         drawn: not empty), the gap at the end of an arc of 4 LEDs or more."""
-        marks = self.marks
+        status = self.status
         start = self._start
         free = self._free
         n = 0
         for seat in range(1, self.seats + 1):
             a = start[seat - 1]
             b = start[seat]
-            if marks[seat] == EMPTY:
+            if status[seat] == EMPTY and not self._has_role(seat):
                 for k in range(a, b):
                     free[n] = k
                     n += 1
@@ -424,24 +463,23 @@ class Ring:
     def _seat(self, seat, now_ms, brightness, out):
         """Draw a seat's arc into out (dark LEDs left as they are: out is dark there);
         returns the sum of the bytes drawn."""
-        m = self.marks[seat]
-        status = m & STATUS_MASK
+        status = self.status[seat]
         role = self._show_role    # role[j]: the palette role of thing j
         level = self._show_level  # level[j]: its level
         n = 0
-        if m & BUTTON:
+        if seat == self.button:
             role[n] = ROLE_BUTTON
             level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
-        if m & BB:
+        if seat == self.bb:
             role[n] = ROLE_BB
             level[n] = _LEVEL_ROLE
             n += 1
-        if m & SB:
+        if seat == self.sb:
             role[n] = ROLE_SB
             level[n] = _LEVEL_ROLE
             n += 1
-        if m & FIRST:
+        if seat == self.first_to_act:
             role[n] = ROLE_FIRST
             level[n] = _LEVEL_ROLE
             n += 1
@@ -464,7 +502,7 @@ class Ring:
             n += 1
         if n == 0:
             return 0
-        if m & FIRST:
+        if seat == self.first_to_act:
             # Breathe: a triangle wave between pulse_low and full.
             half = _PULSE_MS // 2
             t = now_ms % _PULSE_MS

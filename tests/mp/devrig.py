@@ -115,6 +115,11 @@ def ticks_heap_locked(rig, turns=300, step=7):
     return True
 
 
+def marks(ring):
+    """What the ring is told of the table: each seat's status, then the seat of each role."""
+    return (bytes(ring.status), ring.button, ring.sb, ring.bb, ring.first_to_act)
+
+
 def scaled(hex_colour, brightness=128):
     """A palette colour after the ring's brightness (no current limiting)."""
     v = int(hex_colour, 16)

@@ -4,7 +4,7 @@ every event is saved and survives a power cut at any point of the save."""
 import mptest
 from dealerbutton import ring as R
 from dealerbutton.rules import Table
-from devrig import Rig, scaled, ticks_heap_locked
+from devrig import Rig, marks, scaled, ticks_heap_locked
 from fakeflash import FakeFlash
 
 OK = scaled("FFFFFF")
@@ -27,7 +27,7 @@ def test_short_press_on_an_empty_seat_sits_down():
     lines = rig.press(3)
     assert lines == ["* seat 3 active"], lines      # before the first hand: active (S1)
     assert rig.table.status(3) == "active"
-    assert rig.ring.marks[3] == R.ACTIVE
+    assert rig.ring.status[3] == R.ACTIVE
 
 
 def test_press_feedback_comes_within_one_frame():
@@ -75,10 +75,9 @@ def test_starting_the_game_with_the_button_on_a_chosen_seat():
     assert len(hs) == 1 and hs[0].startswith('* hand {"n":1,"button":3,"sb":4,"bb":1,'), lines
     h = rig.table.hand
     assert h.button == 3 and h.sb == 4 and h.bb == 1 and h.first_to_act == 2
-    assert rig.ring.marks[3] == R.ACTIVE | R.BUTTON
-    assert rig.ring.marks[4] == R.ACTIVE | R.SB
-    assert rig.ring.marks[1] == R.ACTIVE | R.BB
-    assert rig.ring.marks[2] == R.ACTIVE | R.FIRST
+    ring = rig.ring
+    assert (ring.button, ring.sb, ring.bb, ring.first_to_act) == (3, 4, 1, 2)
+    assert [ring.status[s] for s in (1, 2, 3, 4)] == [R.ACTIVE] * 4
     rig.run(400)                   # the flash is over: the frame shows the roles
     assert rig.seat_leds(3)[0] == scaled("FFFFFF"), rig.seat_leds(3)   # the button: white
     assert rig.seat_leds(1)[0] == scaled("E69F00"), rig.seat_leds(1)   # the BB: orange
@@ -135,17 +134,17 @@ def test_seat_press_cycle_active_away_back():
     rig = seated(4)
     rig.send("deal 1")
     assert rig.press(2) == ["* seat 2 away"]
-    assert rig.ring.marks[2] & R.STATUS_MASK == R.AWAY
+    assert rig.ring.status[2] == R.AWAY
     while rig.table.owes(2) == (0, 0):
         rig.press(0)               # seat 2 misses blinds while away
     assert rig.table.hands < 6
     lines = rig.press(2)
     assert lines == ["* seat 2 waiting"], lines
     assert rig.table.choice(2) == "post"
-    assert rig.ring.marks[2] & R.STATUS_MASK == R.WAIT_POST
+    assert rig.ring.status[2] == R.WAIT_POST
     assert rig.press(2) == []      # press again: wait for the big blind instead
     assert rig.table.choice(2) == "wait"
-    assert rig.ring.marks[2] & R.STATUS_MASK == R.WAIT_BB
+    assert rig.ring.status[2] == R.WAIT_BB
     rig.press(2)
     assert rig.table.choice(2) == "post"
 
@@ -155,9 +154,9 @@ def test_new_player_after_the_first_hand_waits_for_the_big_blind():
     rig.send("deal 1")
     assert rig.press(6) == ["* seat 6 waiting"]
     assert rig.table.choice(6) == "wait"
-    assert rig.ring.marks[6] == R.WAIT_BB
+    assert rig.ring.status[6] == R.WAIT_BB
     rig.press(6)
-    assert rig.table.choice(6) == "post" and rig.ring.marks[6] == R.WAIT_POST
+    assert rig.table.choice(6) == "post" and rig.ring.status[6] == R.WAIT_POST
 
 
 def test_long_press_busts_a_player_out():
@@ -247,7 +246,7 @@ def test_every_event_is_saved_and_restored_after_a_power_cycle():
     rig2 = rig.reboot()
     assert rig2.take() == ["* info state restored (save 8)"]
     assert rig2.table.to_dict() == rig.table.to_dict()
-    assert bytes(rig2.ring.marks) == bytes(rig.ring.marks)
+    assert marks(rig2.ring) == marks(rig.ring)
     assert rig2.table.deal().button == rig.table.deal().button
 
 

@@ -1,4 +1,4 @@
-"""LED ring renderer: marks -> colours, mapping, priorities with few LEDs, flashes, modes,
+"""LED ring renderer: statuses and roles -> colours, mapping, priorities with few LEDs, flashes, modes,
 brightness, the current limit and no allocation per frame (CPython and MicroPython)."""
 import sys
 
@@ -7,11 +7,7 @@ from dealerbutton import ring as R
 from dealerbutton.ring import (
     ACTIVE,
     AWAY,
-    BB,
-    BUTTON,
     EMPTY,
-    FIRST,
-    SB,
     WAIT_BB,
     WAIT_POST,
     Ring,
@@ -49,22 +45,43 @@ def _hex(b, i):
     return "%02X%02X%02X" % (b[3 * i], b[3 * i + 1], b[3 * i + 2])
 
 
-def open_ring(leds_, seats, marks=None, **kw):
+STATUSES = (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST)
+ROLES = ("button", "sb", "bb", "first_to_act")
+# The 16 sets of roles one seat can hold, each as the roles' names.
+ROLE_SETS = [" ".join([ROLES[i] for i in range(4) if bits >> i & 1]) for bits in range(16)]
+# The 80 things a seat can show: a status and a set of roles.
+EVERY_LOOK = [(status, roles) for status in STATUSES for roles in ROLE_SETS]
+
+
+def put(r, seat, status, roles=""):
+    """seat's status, and seat for each role named in roles (e.g. "button sb")."""
+    r.status[seat] = status
+    for role in roles.split():
+        setattr(r, role, seat)
+
+
+def open_ring(leds_, seats, status=None, roles=None, **kw):
+    """A ring at full brightness without a current limit; status: seat -> status, roles:
+    role name -> seat."""
     kw.setdefault("brightness", 255)
     kw.setdefault("budget_ma", 100000)
     r = Ring(leds_, seats, **kw)
-    if marks:
-        for seat in marks:
-            r.marks[seat] = marks[seat]
+    if status:
+        for seat in status:
+            r.status[seat] = status[seat]
+    if roles:
+        for role in roles:
+            setattr(r, role, roles[role])
     return r
 
 
-NINE = {1: ACTIVE | BUTTON, 2: ACTIVE | SB, 3: ACTIVE | BB, 4: ACTIVE | FIRST, 5: AWAY,
-        6: WAIT_BB, 7: WAIT_POST, 8: EMPTY, 9: ACTIVE}
+NINE = {1: ACTIVE, 2: ACTIVE, 3: ACTIVE, 4: ACTIVE, 5: AWAY, 6: WAIT_BB, 7: WAIT_POST,
+        8: EMPTY, 9: ACTIVE}
+NINE_ROLES = {"button": 1, "sb": 2, "bb": 3, "first_to_act": 4}
 
 
 def test_nine_seats_on_24_leds_every_status_and_role():
-    r = open_ring(24, 9, NINE)
+    r = open_ring(24, 9, NINE, NINE_ROLES)
     r.render(T_FULL)
     # Arcs of 2, 3, 3, 2, 3, 3, 2, 3, 3 LEDs (seat s starts at (s-1)*24//9).
     assert leds(r) == [WHITE, WHITE, SKY, SKY, SKY, ORANGE, ORANGE, ORANGE, GREEN, GREEN,
@@ -73,7 +90,7 @@ def test_nine_seats_on_24_leds_every_status_and_role():
 
 
 def test_animations_first_to_act_breathes_owes_a_post_blinks_others_steady():
-    r = open_ring(24, 9, NINE)
+    r = open_ring(24, 9, NINE, NINE_ROLES)
     r.render(0)
     at0 = leds(r)
     r.render(500)
@@ -106,7 +123,8 @@ def test_waiting_for_bb_and_owing_a_post_are_distinct_in_colour_and_animation():
 
 def test_heads_up_on_12_seats_12_leds_priority_button_first():
     # Button = SB = first to act (heads-up), one LED per seat.
-    r = open_ring(12, 12, {3: ACTIVE | BUTTON | SB | FIRST, 8: ACTIVE | BB})
+    r = open_ring(12, 12, {3: ACTIVE, 8: ACTIVE},
+                  {"button": 3, "sb": 3, "first_to_act": 3, "bb": 8})
     r.render(T_FULL)
     expect = [OFF] * 12
     expect[2] = WHITE
@@ -120,40 +138,48 @@ def test_heads_up_on_12_seats_12_leds_priority_button_first():
 
 def test_priority_order_with_one_led_per_seat():
     cases = [
-        (ACTIVE | BUTTON | SB | BB | FIRST, WHITE),
-        (ACTIVE | SB | BB | FIRST, ORANGE),
-        (ACTIVE | SB | FIRST, SKY),
-        (ACTIVE | FIRST, GREEN),
-        (AWAY | BUTTON, DEAD_C),
-        (EMPTY | BUTTON, DEAD_C),
-        (AWAY, AWAY_C),
-        (WAIT_BB | SB, SKY),
-        (WAIT_POST, YELLOW),
-        (WAIT_BB, WAIT_BB_C),
-        (ACTIVE, ACTIVE_C),
-        (EMPTY, OFF),
+        (ACTIVE, "button sb bb first_to_act", WHITE),
+        (ACTIVE, "sb bb first_to_act", ORANGE),
+        (ACTIVE, "sb first_to_act", SKY),
+        (ACTIVE, "first_to_act", GREEN),
+        (AWAY, "button", DEAD_C),
+        (EMPTY, "button", DEAD_C),
+        (AWAY, "", AWAY_C),
+        (WAIT_BB, "sb", SKY),
+        (WAIT_POST, "", YELLOW),
+        (WAIT_BB, "", WAIT_BB_C),
+        (ACTIVE, "", ACTIVE_C),
+        (EMPTY, "", OFF),
     ]
-    for mark, colour in cases:
-        r = open_ring(12, 12, {5: mark})
+    for status, roles, colour in cases:
+        r = open_ring(12, 12)
+        put(r, 5, status, roles)
         r.render(T_FULL)
-        assert leds(r)[4] == colour, (mark, leds(r)[4], colour)
+        assert leds(r)[4] == colour, (status, roles, leds(r)[4], colour)
 
 
 def test_split_arcs_with_room_show_roles_and_status_side_by_side():
-    # 6 seats on 24 LEDs: arcs of 4 = 3 lit + a dark gap.
-    r = open_ring(24, 6, {1: ACTIVE | BUTTON | FIRST, 2: ACTIVE | SB, 3: ACTIVE | BB,
-                          4: AWAY | BUTTON, 5: EMPTY | BUTTON, 6: WAIT_POST | SB})
-    r.render(T_FULL)
-    assert leds(r) == [WHITE, WHITE, GREEN, OFF,
-                       SKY, SKY, SKY, OFF,
-                       ORANGE, ORANGE, ORANGE, OFF,
-                       DEAD_C, DEAD_C, AWAY_C, OFF,
-                       DEAD_C, DEAD_C, DEAD_C, OFF,
-                       SKY, SKY, YELLOW, OFF], leds(r)
+    # 6 seats on 24 LEDs: arcs of 4 = 3 lit + a dark gap; one seat at a time.
+    cases = [
+        (1, ACTIVE, "button first_to_act", [WHITE, WHITE, GREEN, OFF]),
+        (2, ACTIVE, "sb", [SKY, SKY, SKY, OFF]),
+        (3, ACTIVE, "bb", [ORANGE, ORANGE, ORANGE, OFF]),
+        (4, AWAY, "button", [DEAD_C, DEAD_C, AWAY_C, OFF]),
+        (5, EMPTY, "button", [DEAD_C, DEAD_C, DEAD_C, OFF]),
+        (6, WAIT_POST, "sb", [SKY, SKY, YELLOW, OFF]),
+    ]
+    for seat, status, roles, colours in cases:
+        r = open_ring(24, 6)
+        put(r, seat, status, roles)
+        r.render(T_FULL)
+        a = 4 * (seat - 1)
+        expect = [OFF] * a + colours + [OFF] * (20 - a)
+        assert leds(r) == expect, (seat, leds(r))
 
 
 def test_sixty_leds_ten_seats_and_uneven_arcs():
-    r = open_ring(60, 10, {1: ACTIVE | BUTTON, 2: ACTIVE | SB, 3: ACTIVE | BB, 10: ACTIVE})
+    r = open_ring(60, 10, {1: ACTIVE, 2: ACTIVE, 3: ACTIVE, 10: ACTIVE},
+                  {"button": 1, "sb": 2, "bb": 3})
     r.render(T_FULL)
     got = leds(r)
     assert got[0:6] == [WHITE] * 5 + [OFF]
@@ -177,9 +203,9 @@ def test_offset_and_reverse_mapping():
     assert r.arc(2) == [2, 1, 0]
     assert r.arc(8) == [8, 7, 6]
     assert r.arc(0) == [(5 - k) % 24 for k in range(24)]
-    r.marks[1] = ACTIVE | BUTTON
-    r.marks[2] = ACTIVE | SB
-    r.marks[8] = ACTIVE | BB
+    put(r, 1, ACTIVE, "button")
+    put(r, 2, ACTIVE, "sb")
+    put(r, 8, ACTIVE, "bb")
     r.render(T_FULL)
     got = leds(r)
     for i in range(24):
@@ -197,8 +223,8 @@ def test_offset_and_reverse_mapping():
 
 
 def test_flash_ok_is_one_bright_flash_on_the_seat_then_expires():
-    r = open_ring(24, 9, NINE)
-    ref = open_ring(24, 9, NINE)
+    r = open_ring(24, 9, NINE, NINE_ROLES)
+    ref = open_ring(24, 9, NINE, NINE_ROLES)
     r.flash(6, True, 5000)
     for t in (5000, 5100, 5249):
         r.render(t)
@@ -215,7 +241,7 @@ def test_flash_ok_is_one_bright_flash_on_the_seat_then_expires():
 
 
 def test_flash_refused_is_a_double_blink_in_the_warning_colour():
-    r = open_ring(24, 9, NINE)
+    r = open_ring(24, 9, NINE, NINE_ROLES)
     r.render(T_FULL)
     normal = leds(r)
     r.flash(8, False, 1000)
@@ -236,7 +262,7 @@ def test_flash_refused_is_a_double_blink_in_the_warning_colour():
 
 
 def test_flash_on_seat_0_covers_the_whole_ring_and_survives_the_ticks_wrap():
-    r = open_ring(24, 9, NINE)
+    r = open_ring(24, 9, NINE, NINE_ROLES)
     start = TICKS_MAX - 100
     r.flash(0, True, start)
     r.render(start)
@@ -282,8 +308,8 @@ def test_draw_mode_chases_around_the_ring_over_the_seats():
     assert leds(r)[5:8] == [WHITE] * 3
 
 
-def test_error_mode_alternates_and_ignores_the_marks():
-    r = open_ring(24, 9, NINE)
+def test_error_mode_alternates_and_ignores_the_seats():
+    r = open_ring(24, 9, NINE, NINE_ROLES)
     r.mode = R.ERROR
     r.render(0)
     a = leds(r)
@@ -299,16 +325,16 @@ def test_error_mode_alternates_and_ignores_the_marks():
     assert leds(r)[0] == WHITE
 
 
-def test_unknown_status_bits_are_dark():
+def test_unknown_statuses_are_dark():
     r = open_ring(24, 3, {1: 5, 2: 6, 3: 7})
     r.render(0)
     assert leds(r) == [OFF] * 24
 
 
 def test_brightness_scales_every_channel():
-    r = open_ring(24, 9, NINE, brightness=128)
+    r = open_ring(24, 9, NINE, NINE_ROLES, brightness=128)
     r.render(T_FULL)
-    full = open_ring(24, 9, NINE)
+    full = open_ring(24, 9, NINE, NINE_ROLES)
     full.render(T_FULL)
     for i in range(72):
         assert r.buf[i] == full.buf[i] * 128 // 255, i
@@ -319,7 +345,7 @@ def test_brightness_scales_every_channel():
 
 
 def test_palette_override_and_errors():
-    r = open_ring(24, 9, NINE, palette={"bb": "FF0000", "active": "00ff00"})
+    r = open_ring(24, 9, NINE, NINE_ROLES, palette={"bb": "FF0000", "active": "00ff00"})
     r.render(T_FULL)
     got = leds(r)
     assert got[5:8] == ["FF0000"] * 3
@@ -354,7 +380,7 @@ def test_the_built_in_default_palette_is_default_palette():
         given[R.ROLES[i]] = R.DEFAULT_PALETTE[i]
     frames = []
     for palette in (None, given):
-        r = open_ring(24, 9, NINE, palette=palette)
+        r = open_ring(24, 9, NINE, NINE_ROLES, palette=palette)
         shots = []
         r.render(T_FULL)
         shots.append(leds(r))
@@ -397,11 +423,14 @@ def test_estimate_ma_follows_the_wled_model():
     assert estimate_ma(bytearray([255] * 3 * 60)) == 60 * 55 + 60
 
 
-ALL_MARKS = [status | roles for status in (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST)
-             for roles in range(0, 0x80, 0x08)]
+def put_roles_apart(r, seat, roles):
+    """The roles named in roles on seat, the others on the seat after it."""
+    other = seat % r.seats + 1
+    for role in ROLES:
+        setattr(r, role, seat if role in roles.split() else other)
 
 
-def test_every_mark_on_2_to_12_seats_and_12_16_24_60_leds_stays_under_budget():
+def test_every_status_and_role_on_2_to_12_seats_and_12_16_24_60_leds_stays_under_budget():
     frames = 0
     for leds_ in (12, 16, 24, 60):
         for seats in range(2, 13):
@@ -409,14 +438,16 @@ def test_every_mark_on_2_to_12_seats_and_12_16_24_60_leds_stays_under_budget():
                 continue
             for budget in (400, 150):
                 r = Ring(leds_, seats, brightness=255, budget_ma=budget)
-                for mark in ALL_MARKS:
+                for i in range(len(EVERY_LOOK)):
+                    status, roles = EVERY_LOOK[i]
                     for seat in range(1, seats + 1):
-                        r.marks[seat] = mark
+                        r.status[seat] = status
+                    put_roles_apart(r, 1 + i % seats, roles)
                     for t in (0, 1000):
                         r.render(t)
                         frames += 1
                         ma = estimate_ma(r.buf)
-                        assert ma <= budget, (leds_, seats, mark, t, ma)
+                        assert ma <= budget, (leds_, seats, status, roles, t, ma)
                         assert ma == r.ma
     assert frames == 2 * 2 * 80 * 11 * 4
 
@@ -429,7 +460,10 @@ def test_mixed_tables_flashes_and_modes_stay_under_budget():
             for n in range(20):
                 for seat in range(1, seats + 1):
                     x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-                    r.marks[seat] = ALL_MARKS[(x >> 8) % len(ALL_MARKS)]
+                    r.status[seat] = STATUSES[(x >> 8) % len(STATUSES)]
+                for role in ROLES:  # on a seat, or nobody's (0)
+                    x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                    setattr(r, role, (x >> 8) % (seats + 1))
                 r.mode = (R.NORMAL, R.DRAW, R.ERROR)[n % 3]
                 r.flash(n % (seats + 1), n % 2 == 0, 0)
                 for t in (0, 130, 250, 700):
@@ -440,18 +474,17 @@ def test_mixed_tables_flashes_and_modes_stay_under_budget():
 def test_limit_scales_down_only_when_needed_and_uses_the_budget():
     # A full white ring of 60 LEDs would draw 3360 mA: scaled to just under 400.
     r = Ring(60, 10, brightness=255)
-    for seat in range(1, 11):
-        r.marks[seat] = ACTIVE | BUTTON  # the button, full white over the whole arc
+    r.flash(0, True, 0)  # the next-hand button's flash: full white over the whole ring
     r.render(0)
     assert 380 <= r.ma <= 400, r.ma
     lit = [r.buf[i] for i in range(180) if r.buf[i]]
     assert min(lit) == max(lit), "the limit scales every LED alike"
     # A dim frame under budget is left exactly as it is.
-    r2 = open_ring(60, 10, {1: ACTIVE | BUTTON, 2: ACTIVE})
+    r2 = open_ring(60, 10, {1: ACTIVE, 2: ACTIVE}, {"button": 1})
     r2.render(0)
     r3 = Ring(60, 10, brightness=255, budget_ma=400)
-    r3.marks[1] = ACTIVE | BUTTON
-    r3.marks[2] = ACTIVE
+    put(r3, 1, ACTIVE, "button")
+    put(r3, 2, ACTIVE)
     r3.render(0)
     assert r3.buf == r2.buf
     assert r3.ma < 400
@@ -460,12 +493,21 @@ def test_limit_scales_down_only_when_needed_and_uses_the_budget():
 def test_render_allocates_nothing():
     r = Ring(60, 12)
     for seat in range(1, 13):
-        r.marks[seat] = ALL_MARKS[seat * 7 % len(ALL_MARKS)]
+        r.status[seat] = STATUSES[seat % len(STATUSES)]
+    put(r, 2, ACTIVE, "button first_to_act")
+    put(r, 3, ACTIVE, "sb")
+    put(r, 4, WAIT_POST, "bb")
     r.render(0)
 
     def seven_seconds_of_frames():
         t = 0
         while t < 3000:
+            if t % 500 < 7:  # a seat steps away, the roles move on: seats drawn again
+                r.status[5] = AWAY if r.status[5] != AWAY else ACTIVE
+                r.button = r.button % 12 + 1
+                r.sb = r.sb % 12 + 1
+                r.bb = r.bb % 12 + 1
+                r.first_to_act = r.first_to_act % 12 + 1
             r.render(t)
             t += 7
         r.flash(3, False, t)
@@ -500,9 +542,8 @@ def test_a_press_on_the_button_alone_flashes_dark():
     its accepted press flashes the arc dark instead, so that the press shows; any other
     seat flashes white, and a palette that gives the button its own colour keeps the
     white flash."""
-    ring = open_ring(24, 9)
-    ring.marks[3] = R.BUTTON | R.ACTIVE
-    ring.marks[4] = R.ACTIVE
+    ring = open_ring(24, 9, {3: ACTIVE, 4: ACTIVE}, {"button": 3})
+    assert ring.shows_button_alone(3) and not ring.shows_button_alone(4)
     ring.render(1000)
     white = [leds(ring)[k] for k in ring.arc(3)]
     assert len(set(white)) == 1 and white[0] != "000000", white
@@ -522,8 +563,8 @@ def test_a_press_on_the_button_alone_flashes_dark():
 
 def test_frames_are_byte_identical_to_drawing_everything_every_frame():
     """The incremental renderer against the one that drew every LED every frame: random
-    rings (LEDs, seats, offset, direction, brightness, budget, palette), random marks
-    changing between frames, modes, flashes, brightness changes and times (the ticks wrap
+    rings (LEDs, seats, offset, direction, brightness, budget, palette), random statuses
+    and roles changing between frames, modes, flashes, brightness changes and times (the ticks wrap
     included); every frame and its current estimate must be the same."""
     import ring_reference
 
@@ -546,9 +587,13 @@ def test_frames_are_byte_identical_to_drawing_everything_every_frame():
             if rng.below(3) == 0:
                 for _ in range(1 + rng.below(3)):
                     seat = 1 + rng.below(seats)
-                    mark = ALL_MARKS[rng.below(len(ALL_MARKS))]
-                    new.marks[seat] = mark
-                    old.marks[seat] = mark
+                    status, roles = EVERY_LOOK[rng.below(len(EVERY_LOOK))]
+                    put(new, seat, status, roles)
+                    put(old, seat, status, roles)
+                if rng.below(4) == 0:  # a role nobody has (no hand, no small blind)
+                    role = ROLES[rng.below(4)]
+                    setattr(new, role, 0)
+                    setattr(old, role, 0)
             r = rng.below(40)
             if r == 0:
                 mode = (R.NORMAL, R.DRAW, R.ERROR)[rng.below(3)]
@@ -578,21 +623,28 @@ def test_frames_are_byte_identical_to_drawing_everything_every_frame():
     assert frames == 120 * 25
 
 
-def test_every_mark_on_every_seat_matches_drawing_everything():
+def test_every_status_and_role_on_every_seat_matches_drawing_everything():
+    """Each seat in turn shows each of the 80 things it can (a status, a set of roles; the
+    other roles on the next seat), the other seats in statuses that vary."""
     import ring_reference
 
     for leds_, seats in ((12, 12), (24, 9), (60, 12), (16, 5)):
         new = open_ring(leds_, seats)
         old = ring_reference.Ring(leds_, seats, brightness=255, budget_ma=100000)
-        for mark in ALL_MARKS:
-            for seat in range(1, seats + 1):
-                m = ALL_MARKS[(ALL_MARKS.index(mark) + 7 * seat) % len(ALL_MARKS)]
-                new.marks[seat] = m
-                old.marks[seat] = m
-            for t in (0, 250, 500, 999, 1500):
-                new.render(t)
-                old.render(t)
-                assert new.buf == old.buf, (leds_, seats, mark, t)
+        for seat in range(1, seats + 1):
+            for i in range(len(EVERY_LOOK)):
+                for other in range(1, seats + 1):
+                    status = STATUSES[(i + 7 * other) % len(STATUSES)]
+                    new.status[other] = status
+                    old.status[other] = status
+                status, roles = EVERY_LOOK[i]
+                for r in (new, old):
+                    r.status[seat] = status
+                    put_roles_apart(r, seat, roles)
+                for t in (0, 500, 1000):
+                    new.render(t)
+                    old.render(t)
+                    assert new.buf == old.buf, (leds_, seats, seat, status, roles, t)
 
 
 def test_viper_and_plain_loops_agree():

@@ -5,7 +5,7 @@ import sys
 import mptest
 from dealerbutton import strip as strip_mod
 from dealerbutton.capture import CaptureStrip, hex_colours
-from dealerbutton.ring import ACTIVE, BB, BUTTON, FIRST, SB, Ring
+from dealerbutton.ring import ACTIVE, Ring
 from dealerbutton.strip import NeoPixelStrip
 
 
@@ -96,10 +96,12 @@ def test_bad_orders_are_refused():
 
 def test_a_new_frame_is_one_write_and_follows_the_ring():
     ring = Ring(24, 9, brightness=255, budget_ma=2000)
-    ring.marks[1] = ACTIVE | BUTTON
-    ring.marks[2] = ACTIVE | SB
-    ring.marks[3] = ACTIVE | BB
-    ring.marks[4] = ACTIVE | FIRST  # breathes: every frame below differs
+    for seat in (1, 2, 3, 4):
+        ring.status[seat] = ACTIVE
+    ring.button = 1
+    ring.sb = 2
+    ring.bb = 3
+    ring.first_to_act = 4  # breathes: every frame below differs
     np = MicroPythonNeoPixel(None, 24)
     strip = NeoPixelStrip(np)
     for t in range(0, 1000, 100):

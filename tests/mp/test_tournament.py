@@ -315,7 +315,7 @@ def free_and_marked(rig):
     free, marked = [], []
     for s in range(1, r.seats + 1):
         arc = r.arc(s)
-        if r.marks[s] == R.EMPTY:
+        if r.status[s] == R.EMPTY and s not in (r.button, r.sb, r.bb, r.first_to_act):
             free += arc
         else:
             if len(arc) >= 4:

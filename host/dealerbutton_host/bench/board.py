@@ -285,8 +285,9 @@ class RingView:
 
     def flash_colour(self, seat: int) -> List[str]:
         ring = self.ring
-        for s in range(len(ring.marks)):
-            ring.marks[s] = 0
+        for s in range(len(ring.status)):
+            ring.status[s] = 0
+        ring.button = ring.sb = ring.bb = ring.first_to_act = 0
         ring.flash(seat, True, 0)
         buf = ring.render(0)
         ring._flash_seat = -1  # (a bench copy: its flash ends here)

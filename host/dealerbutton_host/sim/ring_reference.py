@@ -1,12 +1,15 @@
 """The LED ring renderer as it was when it drew every LED of every frame, kept as it was
-(only this docstring is new), never sent to a board: tests/mp/test_ring.py holds the
-incremental renderer (dealerbutton.ring) to its frames byte for byte.
+but for this docstring and the attributes it reads the table from (dealerbutton.ring's),
+never sent to a board: tests/mp/test_ring.py holds the incremental renderer
+(dealerbutton.ring) to its frames byte for byte.
 
-LED ring renderer: seat marks in, one RGB frame out (brightness and current limit applied).
+LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
+current limit applied).
 
-The app writes one byte per seat into ``ring.marks`` after every table event; the
-board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip.
-render() only writes into buffers made in __init__, so it never allocates.
+After every table event the app writes each seat's status into ``ring.status`` and the
+seat of each role into ``ring.button``, ``ring.sb``, ``ring.bb`` and ``ring.first_to_act``
+(0: nobody); the board calls ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to
+the strip. render() only writes into buffers made in __init__, so it never allocates.
 
 Each seat owns an arc of LEDs.  What a seat shows, in priority order (with fewer
 LEDs than things to show, the first ones win, one LED each):
@@ -32,17 +35,12 @@ from array import array
 from dealerbutton import ring as _ring
 from dealerbutton.ticks import ticks_diff
 
-# Seat marks: status in the low 3 bits, roles OR'ed in.
+# A seat's status (ring.status[seat]).
 EMPTY = const(0)
 ACTIVE = const(1)
 AWAY = const(2)
 WAIT_BB = const(3)  # waiting for the big blind
 WAIT_POST = const(4)  # waiting, will post / owes a post
-STATUS_MASK = const(0x07)
-BUTTON = const(0x08)
-SB = const(0x10)
-BB = const(0x20)
-FIRST = const(0x40)  # first to act before the flop
 
 # Modes.
 NORMAL = const(0)
@@ -107,7 +105,11 @@ class Ring:
         self.reverse = bool(reverse)
         self.brightness = brightness
         self.budget_ma = budget_ma
-        self.marks = bytearray(seats + 1)
+        self.status = bytearray(seats + 1)
+        self.button = 0  # the seat of each role, 0 for nobody
+        self.sb = 0
+        self.bb = 0
+        self.first_to_act = 0
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
         self.ma = 0  # estimated current of the last frame
@@ -139,7 +141,7 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms, shown=-1):
+    def flash(self, seat, ok, now_ms, button_alone=None):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused."""
         if not 0 <= seat <= self.seats:
@@ -148,9 +150,10 @@ class Ring:
         self._flash_ok = bool(ok)
         self._flash_at = now_ms
         # The button alone on an active seat is white on every LED: the flash is dark there.
-        if shown < 0:
-            shown = self.marks[seat]
-        self._flash_dark = (ok and seat > 0 and shown == 0x08 | 1  # BUTTON | ACTIVE
+        if button_alone is None:
+            button_alone = (seat > 0 and seat == self.button and self.status[seat] == ACTIVE
+                            and seat not in (self.sb, self.bb, self.first_to_act))
+        self._flash_dark = (ok and button_alone
                             and self._pal[0:3] == self._pal[24:27])          # button, ok
 
     @property
@@ -187,24 +190,23 @@ class Ring:
         buf[p + 2] = pal[r + 2] * level // 255
 
     def _seat(self, seat, now_ms):
-        m = self.marks[seat]
-        status = m & STATUS_MASK
+        status = self.status[seat]
         role = self._show_role    # role[j]: the palette role of thing j
         level = self._show_level  # level[j]: its level
         n = 0
-        if m & BUTTON:
+        if seat == self.button:
             role[n] = 0  # role: button
             level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
             n += 1
-        if m & BB:
+        if seat == self.bb:
             role[n] = 2  # role: bb
             level[n] = _LEVEL_ROLE
             n += 1
-        if m & SB:
+        if seat == self.sb:
             role[n] = 1  # role: sb
             level[n] = _LEVEL_ROLE
             n += 1
-        if m & FIRST:
+        if seat == self.first_to_act:
             role[n] = 3  # role: first
             level[n] = _LEVEL_ROLE
             n += 1
@@ -227,7 +229,7 @@ class Ring:
             n += 1
         if n == 0:
             return
-        if m & FIRST:
+        if seat == self.first_to_act:
             # Breathe: a triangle wave between pulse_low and full.
             half = _PULSE_MS // 2
             t = now_ms % _PULSE_MS

@@ -12,37 +12,40 @@ import sys
 
 from dealerbutton import ring as R
 
-# A sample table: 9 seats on a 24-LED ring, LED 0 at the top, clockwise.
+# A sample table: 9 seats on a 24-LED ring, LED 0 at the top, clockwise: each seat's
+# status, and the seat of each role.
 SAMPLE_LEDS = 24
 SAMPLE = {
     1: R.WAIT_POST,
-    2: R.ACTIVE | R.BUTTON,
-    3: R.ACTIVE | R.SB,
-    4: R.ACTIVE | R.BB,
-    5: R.ACTIVE | R.FIRST,
+    2: R.ACTIVE,
+    3: R.ACTIVE,
+    4: R.ACTIVE,
+    5: R.ACTIVE,
     6: R.ACTIVE,
     7: R.AWAY,
     8: R.EMPTY,
     9: R.WAIT_BB,
 }
+SAMPLE_ROLES = {"button": 2, "sb": 3, "bb": 4, "first_to_act": 5}
 SAMPLE_T = 1000  # the pulse at its top, the owes-a-post blink on
 SAMPLES = 8  # LEDs in a row of the legend: one seat LED at successive moments
 
-# (label, the seat's mark or a press, ms between the samples)
+# (label, the seat's status, its role or a press ("" for neither), ms between the samples)
 ROWS = (
-    ("Dealer button", R.ACTIVE | R.BUTTON, 250),
-    ("Dead button (button on an empty or away seat): dim white", R.EMPTY | R.BUTTON, 250),
-    ("Small blind", R.ACTIVE | R.SB, 250),
-    ("Big blind", R.ACTIVE | R.BB, 250),
-    ("First to act before the flop: the seat breathes (2 s)", R.ACTIVE | R.FIRST, 250),
-    ("Seated, nothing else to show: faint white", R.ACTIVE, 250),
-    ("Away", R.AWAY, 250),
-    ("Waiting for the big blind: steady", R.WAIT_BB, 250),
-    ("Owes a post / will post: blinks once a second", R.WAIT_POST, 250),
-    ("Empty seat: dark", R.EMPTY, 250),
-    ("Press accepted: one bright flash of 0.25 s (every 60 ms)", "ok", 60),
-    ("Press refused: double blink (every 60 ms)", "refused", 60),
+    ("Dealer button", R.ACTIVE, "button", 250),
+    ("Dead button (button on an empty or away seat): dim white", R.EMPTY, "button", 250),
+    ("Small blind", R.ACTIVE, "sb", 250),
+    ("Big blind", R.ACTIVE, "bb", 250),
+    ("First to act before the flop: the seat breathes (2 s)", R.ACTIVE, "first_to_act", 250),
+    ("Seated, nothing else to show: faint white", R.ACTIVE, "", 250),
+    ("Away", R.AWAY, "", 250),
+    ("Waiting for the big blind: steady", R.WAIT_BB, "", 250),
+    ("Owes a post / will post: blinks once a second", R.WAIT_POST, "", 250),
+    ("Empty seat: dark", R.EMPTY, "", 250),
+    ("Press accepted: one bright flash of 0.25 s (every 60 ms)", R.ACTIVE, "ok", 60),
+    ("Press refused: double blink (every 60 ms)", R.ACTIVE, "refused", 60),
 )
+PRESSES = ("ok", "refused")
 RING_ROWS = (
     ("Before the first hand: a chase; press a seat for the button", R.DRAW),
     ("Configuration refused: every other LED, swapping each 0.5 s", R.ERROR),
@@ -59,23 +62,25 @@ def _hex(buf, i):
 
 def sample_frame():
     r = _ring(SAMPLE_LEDS, len(SAMPLE))
-    for seat, mark in SAMPLE.items():
-        r.marks[seat] = mark
+    for seat, status in SAMPLE.items():
+        r.status[seat] = status
+    for role, seat in SAMPLE_ROLES.items():
+        setattr(r, role, seat)
     buf = r.render(SAMPLE_T)
     return r, [_hex(buf, i) for i in range(r.leds)]
 
 
-def time_strip(what, step_ms):
-    """The colour of one seat LED at SAMPLES moments step_ms apart (a press: at 0)."""
+def time_strip(status, what, step_ms):
+    """The colour of seat 1's LED at SAMPLES moments step_ms apart: the seat in status, with
+    the role `what` or pressed at 0 ("ok", "refused")."""
     r = _ring(12, 12)
+    r.status[1] = status
+    if what in PRESSES:
+        r.flash(1, what == "ok", 0)
+    elif what:
+        setattr(r, what, 1)
     colours = []
     for t in range(0, SAMPLES * step_ms, step_ms):
-        if isinstance(what, str):
-            r.marks[1] = R.ACTIVE
-            if t == 0:
-                r.flash(1, what == "ok", 0)
-        else:
-            r.marks[1] = what
         buf = r.render(t)
         colours.append(_hex(buf, 0))
     return colours
@@ -91,8 +96,8 @@ def ring_strip(mode):
 def legend_rows():
     """The legend's rows, drawn by the renderer: [{"label", "leds": ["#RRGGBB", ...],
     "ring": False for one seat LED at SAMPLES moments, True for the whole ring at one}]."""
-    rows = [{"label": label, "leds": time_strip(what, step), "ring": False}
-            for label, what, step in ROWS]
+    rows = [{"label": label, "leds": time_strip(status, what, step), "ring": False}
+            for label, status, what, step in ROWS]
     return rows + [{"label": label, "leds": ring_strip(mode), "ring": True}
                    for label, mode in RING_ROWS]
 
