@@ -463,21 +463,15 @@ class Table:
         per posting seat of the last hand (seat * 16 + live * 4 + dead); the others are
         named for what they are."""
         n = self.seats
+        flags = ((4, self._waits_for_bb), (8, self._new), (16, self._missed_bb),
+                 (32, self._missed_sb), (64, self._carries_sb), (128, self._paid_bb))
         players = []
         for seat in range(1, n + 1):
             byte = self._status[seat]
-            for bit, seats in ((4, self._waits_for_bb), (8, self._new), (16, self._missed_bb),
-                               (32, self._missed_sb), (64, self._carries_sb),
-                               (128, self._paid_bb)):
+            for bit, seats in flags:
                 if seats >> seat & 1:
                     byte |= bit
             players.append(byte)
-        posts = []
-        seat = self._button
-        for _ in range(n):
-            seat = seat % n + 1
-            if self._live[seat] or self._dead[seat]:
-                posts.append(seat * 16 + self._live[seat] * 4 + self._dead[seat])
         return {
             "format": FORMAT, "seats": self.seats, "rules": self.rules,
             "tournament": self.tournament, "level": list(self._level),
@@ -486,8 +480,20 @@ class Table:
             "small_blind": self._sb_seat, "small_blind_player": self._sb_player,
             "big_blind": self._bb, "dealt": _seats_of(self._dealt),
             "left": _seats_of(self._left), "passed": _seats_of(self._passed),
-            "travel": self._travel, "posts": posts,
+            "travel": self._travel, "posts": self._saved_posts(),
         }
+
+    def _saved_posts(self):
+        """The last hand's posts as to_dict() saves them: one number per posting seat
+        (seat * 16 + live * 4 + dead), clockwise from the seat after the button."""
+        n = self.seats
+        posts = []
+        seat = self._button
+        for _ in range(n):
+            seat = seat % n + 1
+            if self._live[seat] or self._dead[seat]:
+                posts.append(seat * 16 + self._live[seat] * 4 + self._dead[seat])
+        return posts
 
     @classmethod
     def from_dict(cls, d):
@@ -552,6 +558,8 @@ class Table:
         t._hands = hands
         (t._button, t._sb_seat, t._sb_player, t._bb, t._dealt, t._left, t._passed,
          t._travel) = last
+        if t._saved_posts() != posts:  # a seat twice, or out of the order saved
+            raise RuleError("table data is inconsistent")
         return t
 
     # ---- insides -------------------------------------------------------------------------
