@@ -69,7 +69,7 @@ def test_posts_that_would_not_save_back_the_same_are_refused():
         except ValueError as exc:
             assert str(exc) == "table data is inconsistent", exc
         else:
-            assert False, posts
+            raise AssertionError("accepted: %r" % (posts,))
 
 
 if __name__ == "__main__":
