@@ -11,17 +11,20 @@ OPTIONS = (None, "post", "wait")
 
 class History:
     def __init__(self):
-        self.events = bytearray(3 * UNDO_DEPTH)  # (event, seat, option) of each, by index
+        # Each event kept, by its index in the ring: its name, its seat, its option (as
+        # indexes into EVENTS and OPTIONS; seat 0: none).
+        self.event = bytearray(UNDO_DEPTH)
+        self.seat = bytearray(UNDO_DEPTH)
+        self.option = bytearray(UNDO_DEPTH)
         self.count = 0   # how many are kept (at most UNDO_DEPTH)
         self.top = 0     # where the next one goes (a ring of UNDO_DEPTH)
 
     def remember(self, event, seat, option):
         """An accepted event (no allocation: three bytes)."""
-        e = self.events
-        i = self.top * 3
-        e[i] = EVENTS.index(event)
-        e[i + 1] = seat or 0
-        e[i + 2] = OPTIONS.index(option) if option in OPTIONS else 0
+        i = self.top
+        self.event[i] = EVENTS.index(event)
+        self.seat[i] = seat or 0
+        self.option[i] = OPTIONS.index(option) if option in OPTIONS else 0
         self.top = (self.top + 1) % UNDO_DEPTH
         if self.count < UNDO_DEPTH:
             self.count += 1
@@ -33,10 +36,10 @@ class History:
             return "an event from before the last start"   # not kept across a power cut
         self.count -= 1
         self.top = (self.top - 1) % UNDO_DEPTH
-        i = self.top * 3
-        event = EVENTS[self.events[i]]
-        seat = self.events[i + 1]
-        option = OPTIONS[self.events[i + 2]]
+        i = self.top
+        event = EVENTS[self.event[i]]
+        seat = self.seat[i]
+        option = OPTIONS[self.option[i]]
         if event == "deal":
             return "deal%s (hand %d)" % (" %d" % seat if seat else "", hands + 1)
         if event == "level":
