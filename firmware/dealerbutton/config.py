@@ -14,9 +14,9 @@ check_tournament, run by clock.py) makes the table a tournament table; without i
 "tournament" key in the config) it is a cash game. The optional "network" block (a Pico W on
 an MQTT broker, checked by check_network, used by net.py) puts the table on the broker.
 
-Every check of config.json lives here, so that the running table carries none of them: this
-module is loaded at power-up and for the `config` command only, and forgotten after
-(board.load_config).
+Every check of config.json lives here, so that the rest of the firmware takes a config it
+can trust: board.load_config reads the file at power-up, and the `config` command prints the
+config in force (to_json).
 """
 
 import json
