@@ -11,7 +11,7 @@ except ImportError:
     def const(x):
         return x
 
-# A seat's status (Table._status holds one a seat; STATUSES names them).
+# A seat's status (Table._status holds one per seat; STATUSES names them).
 _EMPTY = const(0)
 _ACTIVE = const(1)
 _AWAY = const(2)
