@@ -34,7 +34,7 @@ _RECORD = ("_hands", "_button", "_sb_seat", "_sb_player", "_bb", "_dealt", "_lef
            "_passed", "_travel", "_waits_for_bb", "_new", "_missed_bb", "_missed_sb",
            "_carries_sb", "_paid_bb")
 _SIZES = b"\x04\x01\x01\x01\x01\x02\x02\x02\x01\x02\x02\x02\x02\x02\x02"
-_RECORD_BYTES = const(41)  # 2 bytes for each of _BY_SEAT, and the sum of _SIZES
+_RECORD_BYTES = 2 * len(_BY_SEAT) + sum(_SIZES)  # 41 bytes
 FORMAT = const(3)  # the saved form (to_dict): 3 in words; 1 and 2 in tableform.py
 MAX_CHIPS = const(1000000000)  # the biggest blind or ante: a small int on the board
 
