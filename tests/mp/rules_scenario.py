@@ -50,7 +50,8 @@ def session(text):
 def play(t, events):
     """Play events on table t: `sit 3`, `sit 3 post`, `away 3`, `back 3`, `back 3 wait`,
     `choose 3 post`, `leave 3`, `deal 4` (the first hand: the draw on seat 4), `deal`,
-    `undo`, separated by `;`. Every event must be accepted."""
+    `undo`, `level 200 400 50 bb` (set_level), separated by `;`. Every event must be
+    accepted."""
     for part in events.split(";"):
         words = part.split()
         if not words:
@@ -68,6 +69,8 @@ def play(t, events):
             getattr(t, event)(int(args[0]))
         elif event == "undo":
             t.undo()
+        elif event == "level":
+            t.set_level(int(args[0]), int(args[1]), int(args[2]), args[3])
         else:
             raise ValueError("unknown event %r" % part)
 

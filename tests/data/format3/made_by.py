@@ -10,16 +10,19 @@ Run with that firmware on the path:
 """
 
 import os
+import sys
 
 from dealerbutton import store
 from dealerbutton.rules import FORMAT, Table
 
+FOLDER = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(FOLDER, "..", "..", "mp"))
+from rules_scenario import play  # noqa: E402  (the tests' own player of events)
+
 assert FORMAT == 3, "this is the firmware of format %d, not 3" % FORMAT
 
-FOLDER = os.path.dirname(os.path.abspath(__file__))
-
 # name: (seats, rules, stakes, tournament, events). Events as tests/mp/rules_scenario.play
-# writes them, and `level sb bb ante kind` (set_level).
+# plays them.
 TABLES = {
     # Dead button, nine seats: two players away long enough to owe both blinds, one back
     # and waiting to post them, one back waiting for the big blind, two new players (one
@@ -73,22 +76,6 @@ TABLES = {
     "first-hand-12seats": (
         12, "moving", (1000, 2000), False, "sit 1; sit 4; sit 7; sit 12; away 7"),
 }
-
-
-def play(t, events):
-    for part in events.split(";"):
-        words = part.split()
-        event, args = words[0], words[1:]
-        if event == "sit":
-            t.sit(int(args[0]), post=args[1:] == ["post"])
-        elif event == "back":
-            t.back(int(args[0]), wait=args[1:] == ["wait"])
-        elif event == "deal":
-            t.deal(button=int(args[0])) if args else t.deal()
-        elif event == "level":
-            t.set_level(int(args[0]), int(args[1]), int(args[2]), args[3])
-        else:
-            getattr(t, event)(int(args[0]))
 
 
 def hand(h):
