@@ -50,8 +50,8 @@ def session(text):
 def play(t, events):
     """Play events on table t: `sit 3`, `sit 3 post`, `away 3`, `back 3`, `back 3 wait`,
     `choose 3 post`, `leave 3`, `deal 4` (the first hand: the draw on seat 4), `deal`,
-    `undo`, `level 200 400 50 bb` (set_level), separated by `;`. Every event must be
-    accepted."""
+    `undo`, `level 200 400 50 bb` (set_level), `move 5 9`, `take 6`, `kill 5`, `kill 5 half`,
+    separated by `;`. Every event must be accepted."""
     for part in events.split(";"):
         words = part.split()
         if not words:
@@ -71,6 +71,12 @@ def play(t, events):
             t.undo()
         elif event == "level":
             t.set_level(int(args[0]), int(args[1]), int(args[2]), args[3])
+        elif event == "move":
+            t.move(int(args[0]), int(args[1]))
+        elif event == "take":
+            t.take(int(args[0]))
+        elif event == "kill":
+            t.kill(int(args[0]), half=args[1:] == ["half"])
         else:
             raise ValueError("unknown event %r" % part)
 
@@ -289,21 +295,27 @@ def seat_statuses(t):
 
 
 def seat_debts(t):
-    return [None] + [t.owes(s) for s in range(1, t.seats + 1)]
+    """Per seat (index 0 unused): what its player owes and the markers he holds."""
+    return [None] + [(t.owes(s), t.markers(s)) for s in range(1, t.seats + 1)]
 
 
 def check_debts_kept(t, statuses_before, debts_before):
-    """M1, M2: across an event (undo aside), a player who stays away owes at least what he
-    owed: a missed blind stays marked until paid (a blind: in chips at the level in force,
-    which may have changed). (A waiting player's figure follows the next deal, M6: a new
-    game coming clears it.)"""
+    """M1, M2: across an event (undo aside), a player who stays away keeps every marker he
+    held (a missed blind stays marked until paid), and a player with markers owes at least
+    what he owed (a blind: in chips at the level in force, which may have changed). (A new
+    player's figure and a waiting player's follow the next deal, M6: a new game coming
+    clears them.)"""
     for s in range(1, t.seats + 1):
         st = statuses_before[s]
         if st == "away" and t.status(s) == st:
-            live, dead = t.owes(s)
-            was_live, was_dead = debts_before[s]
-            assert (live or not was_live) and (dead or not was_dead), (
-                "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
+            (was_live, was_dead), was_markers = debts_before[s]
+            markers = t.markers(s)
+            for m in was_markers:
+                assert m in markers, ("seat %d away lost his marker %s" % (s, m), markers)
+            if was_markers:
+                live, dead = t.owes(s)
+                assert (live or not was_live) and (dead or not was_dead), (
+                    "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
 
 
 EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "level",

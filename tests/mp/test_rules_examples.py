@@ -111,7 +111,7 @@ def test_S2_the_first_heads_up_hands_button_seat_was_not_passed():
     assert t.owes(1) == (20, 0)  # and the next BB lands on seat 1 (M6)
     t.leave(2)
     t.sit(2)
-    assert t.owes(2) == (0, 0)  # but no blind passes seat 2, the next deal's neither
+    assert t.owes(2) == (20, 0)  # no blind passes seat 2, but D2 holds him out (M6)
     h = t.deal()  # the new player on the button waits (D2): heads-up
     hand_is(h, 5, 5, 1, {5: (10, 0), 1: (20, 0)}, dealt=(1, 5))
     assert t.status(2) == "waiting" and t.owes(2) == (20, 0)  # the next BB reaches him

@@ -201,14 +201,30 @@ def test_M6_the_figure_follows_the_next_deal_as_players_sit_down():
     hand_is(h, 2, 3, 5, {3: (10, 0), 5: (20, 0)}, dealt=(3, 5, 6, 1, 2))
 
 
-def test_M6_an_away_new_player_owes_what_he_owes_so_far():
+def test_M6_an_away_new_player_owes_one_big_blind_unless_a_new_game_comes():
     t = session("T(9,dead); sit 1; sit 2; sit 3; deal 1; sit 6")
-    t.away(6)  # he cannot be dealt in at the next deal: S2 so far
-    assert t.owes(6) == (0, 0)
+    t.away(6)  # S2 deals in free only a player dealt in: one BB
+    assert t.owes(6) == (20, 0)
     t.deal()  # the BB goes from 3 to 1, past seat 6
     assert t.owes(6) == (20, 0)
-    t.sit(5)
-    assert t.owes(6) == (20, 0)  # never shrinks while he is away (M2)
+    t = session("T(3,dead); sit 3; sit 2; deal 2; sit 1; away 1")
+    assert t.owes(1) == (20, 0)
+    t = session("T(4,moving); sit 2; sit 3; deal 3; sit 4; away 4; leave 3; sit 1")
+    assert t.owes(4) == (0, 0)   # the next deal is a new game (MS2)
+
+
+def test_M6_a_new_player_held_out_by_D2_owes_one_big_blind():
+    t = session("T(3,dead); sit 2; sit 3; deal 2; leave 2; sit 2; sit 1")
+    assert t.owes(2) == (20, 0)   # S2's free entry does not reach the zone
+
+
+def test_MB2_a_player_due_a_made_up_small_blind_who_steps_away_misses_it():
+    t = session("T(6,moving); sit 1; sit 2; sit 3; sit 4; sit 5; deal 1; leave 2")
+    # hand 1: button 1, SB 2, BB 3; seat 2 leaves: seat 3 paid the BB, so he is due the SB
+    t.away(3)
+    assert t.owes(3) == (0, 10)   # the made-up SB he would post, dead
+    t.deal()
+    assert t.markers(3) == ("sb",) and t.owes(3) == (0, 10)
 
 
 def test_M6_each_seat_dealt_in_posts_its_blind_plus_what_it_owed():

@@ -53,8 +53,12 @@ def test_format_3_tables_come_back_as_that_firmware_left_them():
         assert t.hands == want["hands"], name
         assert _seats(t) == want["seats"], (name, _seats(t))
         assert (_hand(t.hand) if t.hand else None) == want["hand"], name
-        assert t.to_dict() == d, name
+        words = t.to_dict()
+        assert words["format"] == 4, name
+        again = Table.from_dict(json.loads(json.dumps(words)))
+        assert again.to_dict() == words and _seats(again) == want["seats"], name
         assert _deal_three(t) == want["next"], name
+        assert _deal_three(again) == want["next"], name
         print(name, "ok")
 
 

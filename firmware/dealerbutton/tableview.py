@@ -1,0 +1,110 @@
+"""What a table shows: its seats, each player's status and debts, the level and the last
+hand. Read-only: rules.Table adds the events."""
+
+from dealerbutton import charges
+from dealerbutton.hand import last_hand
+from dealerbutton.nexthand import NextHand
+from dealerbutton.tablestate import HALF_KILL, RuleError
+from dealerbutton.undo import UndoHistory
+from dealerbutton.words import MARKERS, STATUSES, WAITING
+
+# The markers (words.MARKERS) as the state keeps them.
+_MARKER_FACTS = ("missed_bb", "missed_sb", "missed_ante", "missed_button_blind")
+
+
+class TableView:
+    """A table's state (tablestate.TableState), its next hand (nexthand.NextHand) and its
+    undo history (undo.UndoHistory), as the rules read them."""
+
+    def __init__(self, state):
+        self.state = state
+        self.next = NextHand(state.seats)   # the next hand, worked out when asked for
+        self.history = UndoHistory()
+        self._hand = None                   # the last hand, made when asked for
+
+    # ---- reading the table -------------------------------------------------------------
+
+    @property
+    def seats(self):
+        return self.state.seats
+
+    @property
+    def rules(self):
+        return self.state.rules
+
+    @property
+    def tournament(self):
+        return self.state.tournament
+
+    @property
+    def hands(self):
+        """How many hands have been dealt so far."""
+        return self.state.hands
+
+    @property
+    def stakes(self):
+        """(small blind, big blind) of the next deal."""
+        return self.state.level[:2]
+
+    @property
+    def level(self):
+        """(small blind, big blind, ante, ante kind) of the next deal (T4)."""
+        return self.state.level
+
+    @property
+    def hand(self):
+        """The last hand dealt, or None before the first one."""
+        if self._hand is None and self.state.hands:
+            self._hand = last_hand(self.state)
+        return self._hand
+
+    def status(self, seat):
+        """"empty", "active", "away" or "waiting"."""
+        self._check_seat(seat)
+        return STATUSES[self.state.status[seat]]
+
+    def choice(self, seat):
+        """A waiting player's choice, "post" or "wait"; None for anybody else (and for
+        everybody at a tournament table: T1)."""
+        self._check_seat(seat)
+        if self.state.status[seat] != WAITING or self.state.tournament:
+            return None
+        return "wait" if self.state.waits_for_bb[seat] else "post"
+
+    def owes(self, seat):
+        """(live, dead): what this player would post to be dealt in at the next deal, beyond
+        the blind of his position, as that deal would charge it (M6)."""
+        self._check_seat(seat)
+        return charges.owes(self.next, self.state, seat)
+
+    def can_undo(self):
+        return self.history.can_undo()
+
+    def mover_wait(self, seat):
+        """The deals left in the player's mover's wait (C3); 0: none."""
+        self._check_seat(seat)
+        return self.state.mover_wait[seat]
+
+    def markers(self, seat):
+        """The missed-blind markers the player holds, in the order of words.MARKERS."""
+        self._check_seat(seat)
+        return tuple([MARKERS[i] for i in range(len(MARKERS))
+                      if getattr(self.state, _MARKER_FACTS[i])[seat]])
+
+    @property
+    def kill_mark(self):
+        """(seat, half) of the player marked for a kill at the next deal (F3), or None."""
+        for seat in self.state.all_seats():
+            if self.state.kill[seat]:
+                return (seat, self.state.kill[seat] == HALF_KILL)
+        return None
+
+    def _check_seat(self, seat):
+        why = self._seat_refusal(seat)
+        if why:
+            raise RuleError(why)
+
+    def _seat_refusal(self, seat):
+        if type(seat) is not int or not 1 <= seat <= self.state.seats:
+            return "seat %r does not exist: the seats are 1 to %d" % (seat, self.state.seats)
+        return None
