@@ -26,10 +26,10 @@ from dealerbutton import protocol
 from dealerbutton.ticks import ticks_add, ticks_diff
 
 UMQTT = "umqtt.simple@1.6.0"  # what deploy installs with mip
-TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "deal", "undo", "press", "hold",
-                  "state", "hand", "ping", "clock")
+TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "move", "take", "kill", "deal",
+                  "undo", "press", "hold", "state", "hand", "ping", "clock")
 # The words a table command may take besides seat numbers (and a clock's M:SS).
-COMMAND_WORDS = ("post", "wait", "pause", "resume", "next", "prev", "set")
+COMMAND_WORDS = ("post", "wait", "half", "pause", "resume", "next", "prev", "set")
 QUEUE = 8  # event lines kept between two ticks (more in one tick: counted as missed)
 DEALS = 64  # deal times kept for hands per hour
 HOUR_MS = 3600000
@@ -61,7 +61,7 @@ def check_command(payload):
         return None, "too many words"
     for w in words[1:]:
         if not command_word(w):
-            return None, "not a seat number, post/wait or a clock word"
+            return None, "not a seat number, post/wait/half or a clock word"
     return " ".join([cmd] + [w.lower() for w in words[1:]]), None
 
 

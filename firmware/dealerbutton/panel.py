@@ -2,7 +2,7 @@
 all read at once through a bank, one polled on its own only while it is not at rest.
 
 pins[0] is the next-hand button, pins[s] seat s (value() == 0 while pressed). poll() tells
-the handler (the App) what the buttons say: handler.button_event(i, ev) for a press, a
+the handler (presses.Presses) what the buttons say: handler.button_event(i, ev) for a press, a
 stuck button or its release, handler.held_long(i, now_ms, first) on every poll while
 button i is held long enough for a long press (first: the first such poll).
 """

@@ -2,8 +2,10 @@
 
 Protocol assembles lines from the byte stream (120-byte limit, overflow, non-printable
 bytes) and hands each good one to handle(line) -> reply; command() is that handler for a
-running table: every host command is parsed and answered here. JSON is built by hand with
-a fixed key order (MicroPython's dicts are not ordered)."""
+running table: every host command is in COMMANDS, parsed and answered by its function.
+JSON payloads keep their keys in a fixed order (MicroPython's dicts have none)."""
+
+import json
 
 try:
     from micropython import const
@@ -69,67 +71,73 @@ class Protocol:
         self.write(reply)
 
 
-# -- JSON payloads -------------------------------------------------------------------
+# -- JSON payloads: compact, one line, keys in a fixed order -------------------------------
 
-def _jnum(v):
-    return "null" if v is None else str(v)
+def json_object(pairs):
+    """A JSON object of (key, JSON text) pairs, in their order."""
+    return "{%s}" % ",".join(['"%s":%s' % (key, text) for key, text in pairs])
 
 
-def _pair(p):
-    return "[%d,%d]" % (p[0], p[1])
+def dumps(v):
+    """v as compact JSON (the runtime's json)."""
+    return json.dumps(v, separators=(",", ":"))
 
 
 def hand_json(h):
     """{"n":..,"button":..,"sb":..,"bb":..,"dealt":[..],"posts":{"seat":[live,dead]},
-    "first_to_act":..}; posts in the order the seats are dealt."""
-    posts = h.posts
-    by_seat = {}
-    for k in posts:
-        by_seat[int(k)] = posts[k]
-    order = []
-    for s in h.dealt:
-        if s in by_seat:
-            order.append(s)
-    for s in sorted(by_seat):
-        if s not in order:
-            order.append(s)
-    return '{"n":%s,"button":%s,"sb":%s,"bb":%s,"dealt":[%s],"posts":{%s},"first_to_act":%s}' % (
-        _jnum(h.n), _jnum(h.button), _jnum(h.sb), _jnum(h.bb),
-        ",".join([str(s) for s in h.dealt]),
-        ",".join(['"%d":%s' % (s, _pair(by_seat[s])) for s in order]),
-        _jnum(h.first_to_act))
+    "first_to_act":..}; posts in the order the seats are dealt; then "kill" and
+    "button_blind", the seats that posted them, when a hand has them."""
+    posts = json_object([(str(s), dumps(list(h.posts[s]))) for s in h.dealt if s in h.posts])
+    pairs = [("n", dumps(h.n)), ("button", dumps(h.button)), ("sb", dumps(h.sb)),
+             ("bb", dumps(h.bb)), ("dealt", dumps(list(h.dealt))), ("posts", posts),
+             ("first_to_act", dumps(h.first_to_act))]
+    if h.kill:
+        pairs.append(("kill", dumps(h.kill)))
+    if h.button_blind:
+        pairs.append(("button_blind", dumps(h.button_blind)))
+    return json_object(pairs)
+
+
+def seat_json(t, s):
+    """One seat of the `state` payload: its status and what its player owes; then, where
+    they apply, a waiting player's choice (post, or wait for the big blind), the deals left
+    in a mover's wait, the missed-blind markers he holds, a kill marked on him."""
+    pairs = [("seat", dumps(s)), ("status", dumps(t.status(s))), ("owes", dumps(list(t.owes(s))))]
+    choice = t.choice(s)
+    if choice:
+        pairs.append(("choice", dumps(choice)))
+    if t.mover_wait(s):
+        pairs.append(("wait", dumps(t.mover_wait(s))))
+    if t.markers(s):
+        pairs.append(("missed", dumps(list(t.markers(s)))))
+    kill = t.kill_mark
+    if kill is not None and kill[0] == s:
+        pairs.append(("kill", dumps("half" if kill[1] else "full")))
+    return json_object(pairs)
 
 
 def state_json(t):
-    seats = []
-    for s in range(1, t.seats + 1):
-        c = t.choice(s)  # a waiting player's choice: post, or wait for the big blind
-        seats.append('{"seat":%d,"status":"%s","owes":%s%s}' % (
-            s, t.status(s), _pair(t.owes(s)), ',"choice":"%s"' % c if c else ""))
-    return '{"rules":"%s","stakes":[%d,%d],"hands":%d,"seats":[%s]}' % (
-        t.rules, t.stakes[0], t.stakes[1], t.hands, ",".join(seats))
+    """The `state` payload: the table's rules, stakes, hands dealt and every seat."""
+    seats = "[%s]" % ",".join([seat_json(t, s) for s in range(1, t.seats + 1)])
+    return json_object([("rules", dumps(t.rules)), ("stakes", dumps(list(t.stakes))),
+                        ("hands", dumps(t.hands)), ("seats", seats)])
 
 
-# -- commands --------------------------------------------------------------------------
-
-COMMANDS = ("ping", "version", "state", "hand", "sit", "away", "back", "choose", "leave", "deal",
-            "undo", "press", "hold", "leds", "config", "repl", "stats", "clock")
-# What each command takes (the `err usage` replies), where it takes more than its name.
-USAGE = {
-    "sit": "sit N [post|wait]",
-    "away": "away N",
-    "back": "back N [wait]",
-    "choose": "choose N post|wait",
-    "leave": "leave N",
-    "deal": "deal [N]",
-    "press": "press N (0: next-hand button)",
-    "hold": "hold N (0: next-hand button)",
-    "clock": "clock [pause|resume|next|prev|set M:SS]",
-}
+_HEX = "0123456789ABCDEF"
 
 
-def _usage(cmd):
-    return "err usage " + (USAGE[cmd] if cmd in USAGE else cmd)
+def leds_text(buf):
+    """The `leds` payload: RGB bytes as "RRGGBB" per LED, space separated."""
+    out = []
+    for i in range(0, len(buf) - 2, 3):
+        out.append("%02X%02X%02X" % (buf[i], buf[i + 1], buf[i + 2]))
+    return " ".join(out)
+
+
+# -- commands: each a function (app, args) -> reply, and how it is used ---------------------
+
+def _usage(name):
+    return "err usage " + COMMANDS[name][1]
 
 
 def _seat(app, word, lowest=1):
@@ -143,66 +151,134 @@ def _seat(app, word, lowest=1):
     return n, None
 
 
+def _no_args(reply):
+    """A command without arguments whose reply is reply(app)."""
+    def run(app, args):
+        return reply(app) if not args else None
+    return run
+
+
+def _hand(app):
+    if app.table.hand is None:
+        return "err nohand no hand has been dealt yet"
+    return "ok " + hand_json(app.table.hand)
+
+
+def _seat_event(name, options, needed=False):
+    """The table event `name` on one seat: `name N`, with one of options after it (needed:
+    always)."""
+    def run(app, args):
+        if not args or len(args) > 2:
+            return None
+        seat, err = _seat(app, args[0])
+        if err:
+            return err
+        option = args[1].lower() if len(args) == 2 else None
+        if option is None and needed or option is not None and option not in options:
+            return None
+        return app.command_event(name, seat, option)
+    return run
+
+
+def _press(long):
+    def run(app, args):
+        if len(args) != 1:
+            return None
+        seat, err = _seat(app, args[0], 0)
+        return err or app.press(seat, long)
+    return run
+
+
+def _deal(app, args):
+    if len(args) > 1:
+        return None
+    button = None
+    if args:
+        button, err = _seat(app, args[0])
+        if err:
+            return err
+    return app.command_event("deal", button, None)
+
+
+def _move(app, args):
+    if len(args) != 2:
+        return None
+    a, err = _seat(app, args[0])
+    b, err2 = _seat(app, args[1])
+    return err or err2 or app.command_event("move", a, b)
+
+
+def _kill(app, args):
+    if not args or len(args) > 2 or args[1:] and args[1].lower() != "half":
+        return None
+    seat, err = _seat(app, args[0])
+    return err or app.command_event("kill", seat, "half" if len(args) == 2 else None)
+
+
+def _level(app, args):
+    """`level` (the level in force) or `level SB/BB [ante A [each|bb|button]]`."""
+    if not args:
+        return "ok " + level_json(app.table.level)
+    if len(args) not in (1, 3, 4) or len(args) > 1 and args[1].lower() != "ante":
+        return None
+    blinds = args[0].split("/")
+    numbers = blinds + args[2:3]
+    for word in numbers:
+        if not word.isdigit() or len(word) > 7:
+            return None
+    if len(blinds) != 2:
+        return None
+    kind = args[3].lower() if len(args) == 4 else "each"
+    if app.table_clock is not None:
+        return "err rule the tournament clock sets the level (clock next, clock prev)"
+    level = (int(blinds[0]), int(blinds[1]), int(args[2]) if len(args) > 2 else 0, kind)
+    return app.command_event("level", 0, level)
+
+
+def level_json(level):
+    """A level as JSON: {"sb":..,"bb":..,"ante":..,"ante_kind":..}."""
+    return json_object([("sb", dumps(level[0])), ("bb", dumps(level[1])),
+                        ("ante", dumps(level[2])), ("ante_kind", dumps(level[3]))])
+
+
+def _clock(app, args):
+    if app.table_clock is None:
+        return 'err clock no tournament: a cash game (config.json has no "tournament")'
+    return app.table_clock.command(args)
+
+
+COMMANDS = {
+    "ping": (_no_args(lambda app: "ok pong"), "ping"),
+    "version": (_no_args(lambda app: "ok " + app.version), "version"),
+    "state": (_no_args(lambda app: "ok " + state_json(app.table)), "state"),
+    "hand": (_no_args(_hand), "hand"),
+    "sit": (_seat_event("sit", ("post", "wait")), "sit N [post|wait]"),
+    "away": (_seat_event("away", ()), "away N"),
+    "back": (_seat_event("back", ("wait",)), "back N [wait]"),
+    "choose": (_seat_event("choose", ("post", "wait"), True), "choose N post|wait"),
+    "leave": (_seat_event("leave", ()), "leave N"),
+    "move": (_move, "move A B (the player in seat A to the empty seat B)"),
+    "take": (_seat_event("take", ()), "take N (a new player takes over from the one who left)"),
+    "kill": (_kill, "kill N [half]"),
+    "level": (_level, "level [SB/BB [ante A [each|bb|button]]]"),
+    "deal": (_deal, "deal [N]"),
+    "undo": (_no_args(lambda app: app.command_event("undo", 0, None)), "undo"),
+    "press": (_press(False), "press N (0: next-hand button)"),
+    "hold": (_press(True), "hold N (0: next-hand button)"),
+    "leds": (_no_args(lambda app: "ok " + app.leds()), "leds"),
+    "config": (_no_args(lambda app: "ok " + app.config_json()), "config"),
+    "repl": (_no_args(lambda app: app.hand_over()), "repl"),
+    "stats": (_no_args(lambda app: "ok " + app.stats.json()), "stats"),
+    "clock": (_clock, "clock [pause|resume|next|prev|set M:SS]"),
+}
+
+
 def command(app, line):
     """Run one command line against a running App; returns the reply line."""
     words = line.split()
     if not words:
         return "ok"
-    cmd = words[0].lower()
-    args = words[1:]
-    if cmd not in COMMANDS:
-        return "err unknown command %s (commands: %s)" % (cmd[:20], " ".join(sorted(COMMANDS)))
-    t = app.table
-    if cmd == "clock":
-        return app.clock_command(args)
-    if cmd in ("ping", "version", "state", "hand", "undo", "leds", "config", "repl", "stats"):
-        if args:
-            return _usage(cmd)
-        if cmd == "ping":
-            return "ok pong"
-        if cmd == "version":
-            return "ok " + app.version
-        if cmd == "state":
-            return "ok " + state_json(t)
-        if cmd == "hand":
-            if t.hand is None:
-                return "err nohand no hand has been dealt yet"
-            return "ok " + hand_json(t.hand)
-        if cmd == "undo":
-            return app.run("undo", 0, None)
-        if cmd == "leds":
-            return "ok " + app.leds()
-        if cmd == "repl":
-            return app.hand_over()
-        if cmd == "stats":
-            return "ok " + app.stats.json()
-        return "ok " + app.config_json()
-    if cmd == "deal":
-        if len(args) > 1:
-            return _usage(cmd)
-        button = None
-        if args:
-            button, err = _seat(app, args[0])
-            if err:
-                return err
-        return app.run("deal", button, None)
-    if not args or len(args) > 2:
-        return _usage(cmd)
-    lowest = 0 if cmd in ("press", "hold") else 1
-    seat, err = _seat(app, args[0], lowest)
-    if err:
-        return err
-    option = args[1].lower() if len(args) == 2 else None
-    if cmd in ("press", "hold"):
-        if option is not None:
-            return _usage(cmd)
-        return app.press(seat, cmd == "hold")
-    if cmd == "sit" and option not in (None, "post", "wait"):
-        return _usage(cmd)
-    if cmd == "back" and option not in (None, "wait"):
-        return _usage(cmd)
-    if cmd == "choose" and option not in ("post", "wait"):
-        return _usage(cmd)
-    if cmd in ("away", "leave") and option is not None:
-        return _usage(cmd)
-    return app.run(cmd, seat, option)
+    name = words[0].lower()
+    if name not in COMMANDS:
+        return "err unknown command %s (commands: %s)" % (name[:20], " ".join(sorted(COMMANDS)))
+    return COMMANDS[name][0](app, words[1:]) or _usage(name)

@@ -1,7 +1,8 @@
 """What the App starts with at power-up: the saved table if it fits config.json, else a new
-one. A sound table that does not fit is never thrown away: it is kept aside, beside the
-state file, in a file named by its own configuration (aside_name), and the one kept aside
-for this configuration comes back in its place. Reading the file is store.py's."""
+one, and a tournament's clock. A sound table that does not fit is never thrown away: it is
+kept aside, beside the state file, in a file named by its own configuration (aside_name),
+and the one kept aside for this configuration comes back in its place. Reading the file is
+store.py's."""
 
 from dealerbutton.rules import Table
 
@@ -14,6 +15,41 @@ def aside_name(seats, rules, stakes, tournament):
     state-9seats-dead-tournament.json."""
     return "state-%dseats-%s-%s.json" % (
         seats, rules, "tournament" if tournament else "%d-%d" % (stakes[0], stakes[1]))
+
+
+def table_and_clock(app):
+    """(table, clock): the saved table if there is a usable one that fits config.json
+    (reported as `* info`), else a new one (a problem reported as `* error`), and the
+    tournament's clock saved with it (None in a cash game); a table saved under another
+    configuration is kept aside, and the one kept for this configuration comes back."""
+    table = saved_clock = None
+    if app.store is not None:
+        table, saved_clock = restore(app)
+    clock = new_clock(app, saved_clock if table is not None else None)
+    return (table if table is not None else new_table(app.cfg, clock)), clock
+
+
+def new_clock(app, saved):
+    """The tournament's clock: the saved one (paused), else a new one at level 1; None in a
+    cash game."""
+    if app.tournament is None:
+        return None
+    from dealerbutton import clock as clockmod  # (a cash game never loads it)
+    if saved is not None:
+        try:
+            return clockmod.Clock.from_dict(app.tournament, saved, app.now)
+        except ValueError as exc:
+            app.write("* error %s: the clock starts again at level 1" % exc)
+    return clockmod.Clock(app.tournament, app.now)
+
+
+def new_table(cfg, clock):
+    """A new table as config.json has it (a tournament's: at the clock's level)."""
+    if clock is not None:
+        return Table(seats=cfg["seats"], rules=cfg["rules"], stakes=(clock.sb, clock.bb),
+                     tournament=True)
+    return Table(seats=cfg["seats"], rules=cfg["rules"],
+                 stakes=(cfg["stakes"][0], cfg["stakes"][1]))
 
 
 def differences(app, table):

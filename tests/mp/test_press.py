@@ -52,12 +52,12 @@ def press_both_ways(cfg, commands, ms=300, presses=(), button=0, hold=200):
     the press)."""
     a, b = twins(cfg, commands, ms, presses)
     pressed = []
-    act = a.app.press
+    act = a.app.presses.press
 
-    def press(seat, long, defer_save=False):
+    def press(seat, long, when=0):
         pressed.append((seat, long))
-        return act(seat, long, defer_save)
-    a.app.press = press
+        return act(seat, long, when)
+    a.app.presses.press = press
     a.level(button, 0, hold, step=5)
     b.run(hold, step=5)
     frames = Frames(a)
@@ -160,8 +160,8 @@ def test_a_refused_next_hand_press_changes_nothing():
     lines = a.press(0)
     assert lines == [], lines
     assert a.table.to_dict() == before
-    later = a.app.later
-    assert not (later.deal or later.marks or later.hand or later.undo or later.report)
+    later = a.app.after_flash
+    assert not (later.deal or later.show or later.hand or later.undo or later.report)
 
 
 def test_a_next_hand_and_a_seat_press_in_the_same_turn_keep_their_order():

@@ -276,11 +276,11 @@ def test_holding_the_next_hand_button_5_s_pauses_and_starts_the_clock():
     rig.level(0, 0)
     while not rig.app.panel.long_shown[0]:
         rig.tick(5)
-    assert rig.ring.flashing and not rig.app.clock_armed
+    assert rig.ring.flashing and not rig.app.presses.clock_armed
     rig.run(3950)
-    assert not rig.app.clock_armed and not rig.ring.flashing
+    assert not rig.app.presses.clock_armed and not rig.ring.flashing
     rig.run(100)
-    assert rig.app.clock_armed and rig.ring.flashing
+    assert rig.app.presses.clock_armed and rig.ring.flashing
     rig.level(0, 1, 100)
     assert rig.take()[-1] == "* clock running"
 

@@ -185,8 +185,8 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
         fig[key] = {"micropython": m, "cpython": None, "target": target, "limit_b": limit,
                     "status": _status(m["max_b"] if m else None, limit)}
 
-    heap("deal_heap", "deal", 2 * KB, "max <= 2048 B")
-    heap("event_heap", "event", 0, "0 B")
+    heap("deal_heap", "deal", 12 * KB, "max <= 12 KB")
+    heap("event_heap", "event", 2 * KB, "max <= 2 KB")
     heap("frame_heap", "frame", 0, "0 B")
     heap("frame_clock_heap", "frame_clock", 0, "0 B")
     heap("idle_tick_heap", "idle_tick", 0, "0 B (poll path)")
@@ -209,10 +209,8 @@ def build_figures(mp: Dict[str, Any], cp: Dict[str, Any], mpy_heap: Dict[str, An
     size("mpy_total", sum(mpy.values()))
     size("mpy_board", board_mpy_b)
     st = mp["state"]
-    size("state_file", st["bytes"], 512, "<= 512 B (littlefs inline)",
-         cpython=cp["state"]["bytes"])
-    # Past 512 B littlefs gives the file a block of its own instead of keeping it inline.
-    size("state_file_widest", st["worst_bytes"], 4096, "<= 4096 B (one flash block)",
+    size("state_file", st["bytes"], 2048, "<= 2048 B", cpython=cp["state"]["bytes"])
+    size("state_file_widest", st["worst_bytes"], 4096, "<= 4096 B (store.READ_LIMIT)",
          cpython=cp["state"]["worst_bytes"])
     return fig
 

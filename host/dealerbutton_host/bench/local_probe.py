@@ -395,13 +395,13 @@ def play(app, rng, hands):
     for _ in range(hands):
         for _ in range(rng.below(4)):
             cmd, s, opt = pick_event(app.table, rng)
-            app.run(cmd, s, opt)
+            app.command_event(cmd, s, opt)
         if present(app.table) >= 2:
-            app.run("deal", None, None)
+            app.command_event("deal", None, None)
         else:
             for s in range(1, SEATS + 1):
                 if app.table.status(s) == "empty":
-                    app.run("sit", s, "post")
+                    app.command_event("sit", s, "post")
 
 
 def bench_frames(app, frames, pool, out):
@@ -420,9 +420,9 @@ def bench_frames(app, frames, pool, out):
         app.now = now
         if i % 8 == 0:
             cmd, s, opt = pick_event(app.table, rng)
-            app.run(cmd, s, opt)
+            app.command_event(cmd, s, opt)
         if i % 50 == 0 and present(app.table) >= 2:
-            app.run("deal", None, None)
+            app.command_event("deal", None, None)
         if i % 40 == 0:  # a press a second: a quarter of the frames carry its flash
             ring.flash(rng.below(SEATS + 1), rng.below(4) > 0, now)
         if i % 200 == 150:
@@ -477,7 +477,7 @@ def bench_presses(app, presses, pool, out):
             elif step == 20:
                 pin.level = 1
             now += 5
-            before_press = app.presses
+            before_press = app.pressed
             before_show = strip.shows
             collect()
             gc.disable()
@@ -487,7 +487,7 @@ def bench_presses(app, presses, pool, out):
             t1 = now_us()
             b = mem_alloc()
             gc.enable()
-            if app.presses != before_press:
+            if app.pressed != before_press:
                 if strip.shows == before_show:
                     missed += 1  # a press without a frame in its tick
                 else:
@@ -594,17 +594,24 @@ def bench_state(out):
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
     # The widest file: a million hands, ten million saves, the biggest stakes config.json
-    # takes, every seat flag byte and post code at three digits, every seat in every seat list.
+    # takes, every seat taken by a player holding everything a player can hold, every seat in
+    # every seat list, every seat posting every kind of post.
     d = t.to_dict()
     d["hands"] = 999999
-    d["level"] = d["hand_level"] = [1000000, 1000000, 1000000, "each"]
-    d["tournament"] = True
+    d["level"] = d["hand_level"] = [1000000, 1000000, 1000000, "button"]
+    d["button_blind"] = 1000000
+    d["makeup"] = "one_per_hand"
     d["rules"] = "moving"
-    d["players"] = [255] * SEATS
+    d["players"] = [{"seat": s, "status": "waiting", "choice": "wait", "new": True,
+                     "carries_sb": True, "carries_live_sb": True, "paid_bb": True,
+                     "moved_in": True, "missed": ["bb", "sb", "ante", "button_blind"],
+                     "mover_wait": 255, "kill": "half"} for s in range(1, SEATS + 1)]
     d["button"] = d["small_blind"] = d["small_blind_player"] = d["big_blind"] = SEATS
-    d["dealt"] = d["left"] = d["passed"] = list(range(1, SEATS + 1))
+    for name in ("dealt", "left", "left_active", "passed"):
+        d[name] = list(range(1, SEATS + 1))
     d["travel"] = SEATS
-    d["posts"] = [SEATS * 16 + 3] * SEATS
+    d["posts"] = [{"seat": s, "live": ["half_kill", "bb", "button_blind"],
+                   "dead": ["sb", "sb", "ante", "button_blind"]} for s in range(1, SEATS + 1)]
     head, payload = st.encode(d, 9999999)
     worst = len(head) + len(payload) + 1 - len("%d" % store.checksum(store.FORMAT, 9999999, payload))
     worst += 10  # the CRC at its widest, 10 digits
@@ -632,8 +639,8 @@ def make_app(cls, now_ms=1000, extra=None):
     app = cls(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
               now_ms=now_ms, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in range(1, SEATS + 1):
-        app.run("sit", s, None)
-    app.run("deal", 1, None)
+        app.command_event("sit", s, None)
+    app.command_event("deal", 1, None)
     return app
 
 
@@ -651,8 +658,8 @@ def default_app(fields=None):
     app = App(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
               now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
-        app.run("sit", s, None)
-    app.run("deal", 1, None)
+        app.command_event("sit", s, None)
+    app.command_event("deal", 1, None)
     return app
 
 
@@ -689,7 +696,9 @@ def bench_clock_frames(frames, pool, out):
     app = default_app({"tournament": {"ante_kind": "bb", "levels": [
         {"sb": 25, "bb": 50, "minutes": 20}, {"sb": 50, "bb": 100, "ante": 100, "minutes": 20},
         {"break": 10}, {"sb": 100, "bb": 200, "ante": 200, "minutes": 20}]}})
-    app.clock_command(["resume"])
+    clock = app.table_clock
+    assert clock is not None
+    clock.command(["resume"])
     ft = pool["clk_t"]
     fb = pool["clk_b"]
     n = min(frames, 1000)
@@ -701,7 +710,7 @@ def bench_clock_frames(frames, pool, out):
     for i in range(n):
         for at, words in steps:
             if i == at:
-                app.clock_command(words)
+                clock.command(words)
         now += 25
         saves = app.stats.saves
         collect()
@@ -810,11 +819,16 @@ def bench_app():
     from dealerbutton.app import App
 
     class BenchApp(App):
-        presses = 0
+        pressed = 0   # presses handled so far
 
-        def press(self, seat, long, defer_save=False):
-            self.presses += 1
-            return App.press(self, seat, long, defer_save)
+        def __init__(self, *args, **kwargs):
+            App.__init__(self, *args, **kwargs)
+            handle = self.presses.press
+
+            def counted(seat, long, when=0):
+                self.pressed += 1
+                return handle(seat, long, when)
+            self.presses.press = counted
 
     app = make_app(BenchApp)
     play(app, Rng(2025), 100)
