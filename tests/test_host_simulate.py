@@ -136,15 +136,16 @@ def test_help_says_what_it_does_and_shows_every_default():
         assert re.match(r"[^-]*\(default: %s\)" % default, after), (option, after[:120])
 
 
-def test_readme_names_every_command_of_the_help():
-    """The README's count and list of commands is the one `dealerbutton --help` gives."""
+def test_the_manual_names_every_command_of_the_help():
+    """The manual's count and list of commands (docs/host-tools.md) is the one
+    `dealerbutton --help` gives."""
     from dealerbutton_host import cli
 
     sub = next(a for a in cli.parser()._actions if a.dest == "command")
     names = list(sub.choices)
-    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
-    m = re.search(r"has (\w+) commands: ([^.]*)\.", readme)
-    assert m, "the README does not say how many commands there are"
+    page = " ".join((Path(__file__).parents[1] / "docs" / "host-tools.md").read_text().split())
+    m = re.search(r"has (\w+) commands: ([^.]*)\.", page)
+    assert m, "docs/host-tools.md does not say how many commands there are"
     assert m.group(1) == {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
                           12: "twelve"}[len(names)]
     assert sorted(re.findall(r"`(\w+)`", m.group(2))) == sorted(names)
