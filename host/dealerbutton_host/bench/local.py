@@ -247,7 +247,7 @@ def table(rows: List[tuple]) -> str:
     return "\n".join(lines)
 
 
-def _span(values: List[float]) -> str:
+def span(values: List[float]) -> str:
     """The lowest and highest of a figure over the runs, in whole microseconds."""
     lo, hi = "%.0f" % min(values), "%.0f" % max(values)
     return lo if lo == hi else "%s-%s" % (lo, hi)
@@ -259,8 +259,8 @@ def timing_table(timings: Dict[str, Dict[str, Any]]) -> str:
         t = timings[key]
         unix = [u for u in t["unix"] if u]
         rows.append((t["label"],
-                     "%s / %s" % (_span([u["median_us"] for u in unix]),
-                                  _span([u["p95_us"] for u in unix])) if unix else "n/a",
+                     "%s / %s" % (span([u["median_us"] for u in unix]),
+                                  span([u["p95_us"] for u in unix])) if unix else "n/a",
                      fmt_value("time", t["cpython"])))
     return table(rows)
 
