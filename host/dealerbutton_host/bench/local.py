@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..device.deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
+from ..device.deploy import HOST_ONLY, NETWORK_ONLY, DeployError, mpy_cross_exe
 from ..device.emulator import EmulatorError, firmware_dir, micropython_exe
 
 HERE = Path(__file__).resolve().parent
@@ -316,6 +316,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not (firmware / "dealerbutton" / "app.py").exists():
         sys.stderr.write("bench: %s has no dealerbutton/app.py\n" % firmware)
         return 2
+    try:   # before anything: what the bench runs on
+        micropython_exe()
+        mpy_cross_exe()
+    except (EmulatorError, DeployError) as exc:
+        sys.stderr.write("bench: %s\n" % exc)
+        return 1
     mode = ["--quick"] if args.quick else []
     timeout = 120 if args.quick else 600
     host_march = HOST_MARCH.get(platform.machine())
