@@ -670,7 +670,7 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
     before anything starts; a setup or a runtime that stops leaves the others' figures,
     printed and written as for a whole run (with what stopped), and the exit status 1."""
     started = time.monotonic()
-    runtimes = list(RUNTIMES) if runtime == "both" else [runtime or "micropython"]
+    runtimes: List[str] = list(RUNTIMES) if runtime == "both" else [runtime or "micropython"]
     problems = missing(kit_path, runtimes, want_profile)
     if problems:
         sys.stderr.write("dealerbutton bench: %s\n" % "; ".join(problems))

@@ -456,11 +456,12 @@ def referee_main(seed: int, hands: int, rules: str, seats: Optional[int],
                 write_json(json_path, out)
                 return rc
         bar.end(time.monotonic() - start)
-        totals = {"hands": sum(r.hands for r in reports),
-                  "sessions": sum(r.sessions for r in reports),
-                  "events_on_both": sum(r.compared for r in reports),
-                  "posts_checked": sum(r.owes_checks for r in reports),
-                  "disagreements": 0}
+        totals: Dict[str, object] = {
+            "hands": sum(r.hands for r in reports),
+            "sessions": sum(r.sessions for r in reports),
+            "events_on_both": sum(r.compared for r in reports),
+            "posts_checked": sum(r.owes_checks for r in reports),
+            "disagreements": 0}
         print()
         print("referee %s: %d hands in %d sessions, %d events played on both, %d seats' "
               "posts checked against owes; disagreements: 0" % (
