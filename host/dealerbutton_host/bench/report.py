@@ -85,7 +85,7 @@ BENCHES = [
           "CircuitPython (about 12 minutes of CPU)", _board_needs),
     Bench("unix", ["dealerbutton_host.bench"], "the firmware on the MicroPython unix port of "
           "this computer, CPython beside it", _unix_needs),
-    Bench("referee", ["dealerbutton_host.cli", "simulate", "--referee", "--hands", "100000"],
+    Bench("referee", ["dealerbutton_host.cli", "simulate", "--referee", "--hands", "20000"],
           "the rules core against the independent referee, 2 to 12 seats", lambda: []),
 ]
 BY_NAME = {b.name: b for b in BENCHES}
