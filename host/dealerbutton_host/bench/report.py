@@ -127,6 +127,7 @@ def take(root: Path, bench: Bench) -> bool:
     if out.exists():
         out.unlink()
     say("%s: %s" % (bench.name, bench.shown()))
+    measured = source(root)   # the tree as the bench starts on it
     proc = subprocess.run(bench.command(out), cwd=str(root))
     if proc.returncode != 0 or not out.exists():
         say("%s: failed (exit %d)%s; docs/data/%s.json is left as it was"
@@ -134,7 +135,7 @@ def take(root: Path, bench: Bench) -> bool:
                if out.exists() else "", bench.name))
         return False
     data = json.loads(out.read_text())
-    data["source"] = dict(source(root), command=bench.shown())
+    data["source"] = dict(measured, command=bench.shown())
     (root / DATA).mkdir(parents=True, exist_ok=True)
     (root / DATA / ("%s.json" % bench.name)).write_text(
         json.dumps(data, indent=1, sort_keys=True) + "\n")
