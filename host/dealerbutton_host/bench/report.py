@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -115,7 +116,8 @@ def source(root: Path) -> Dict[str, Any]:
             return ""
     changed = git("status", "--porcelain", "--", "firmware", "host")
     return {"commit": git("rev-parse", "--short=12", "HEAD") or None,
-            "changed": bool(changed), "date": datetime.date.today().isoformat()}
+            "changed": bool(changed), "date": datetime.date.today().isoformat(),
+            "load": round(os.getloadavg()[0], 1), "cores": os.cpu_count()}
 
 
 def take(root: Path, bench: Bench) -> bool:
@@ -162,8 +164,10 @@ def _taken(data: Dict[str, Any], extra: str = "") -> str:
     commit = src.get("commit")
     where = ("commit `%s`%s" % (commit, " with changes not yet committed"
                                 if src.get("changed") else "")) if commit else "this tree"
-    return "_Taken with `%s` on %s, %s%s._" % (src.get("command", "?"), where,
-                                              src.get("date", "?"), extra)
+    load = (" (load average %.1f on %d cores as it started)" % (src["load"], src["cores"])
+            if "load" in src else "")
+    return "_Taken with `%s` on %s, %s%s%s._" % (src.get("command", "?"), where,
+                                                src.get("date", "?"), load, extra)
 
 
 def none_yet(name: str) -> List[str]:
