@@ -130,3 +130,26 @@ def test_bench_board_checks_what_a_run_needs_up_front(monkeypatch, runtimes, pro
                         lambda n, *a: None if n == lacks else real_spec(n, *a))
     problems = board.missing(None, runtimes, profile)
     assert any(said in p for p in problems), problems
+
+
+def flaky_setup(kit, setup, hands, rounds, probe, say, want_profile=False,
+                runtime="micropython"):
+    """A board that loses its serial line the first time `lost` is run (a marker file
+    remembers it across the bench's processes), and never for `fine`."""
+    import os
+
+    marker = os.path.join(kit, setup.key)
+    if setup.key == "lost" and not os.path.exists(marker):
+        open(marker, "w").close()
+        raise board.BoardError("the app on the emulated Pico does not answer")
+    if setup.key == "broken":
+        raise board.BoardError("deploy failed: always")
+    return {"label": setup.label, "runtime": runtime}
+
+
+def test_a_setup_that_stops_is_run_once_more(monkeypatch, tmp_path):
+    monkeypatch.setattr(board, "run_setup", flaky_setup)
+    setups = [board.Setup(k, k, {}) for k in ("fine", "lost", "broken")]
+    done, failed = board.run_all(str(tmp_path), setups, 1, 1, 2, probe=False)
+    assert sorted(done) == ["fine", "lost"]
+    assert failed == {"broken": "deploy failed: always"}

@@ -465,22 +465,32 @@ def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
             runtime: str = "micropython") -> Tuple[Dict[str, Any], Dict[str, str]]:
     """Every setup on a board of its own, `jobs` at a time, each in a process of its own
     (mpremote, which deploy uses, redirects the process's stdout while it connects): the
-    figures of the setups measured, and why each of the others stopped."""
+    figures of the setups measured, and why each of the others stopped. A setup that stops
+    is run once more, alone, after the others (on a machine busy with other work the
+    emulated board's serial line can miss a wall-time deadline)."""
     results: Dict[str, Any] = {}
     errors: Dict[str, str] = {}
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
-                               want_profile, runtime): s for s in setups}
-        for fut in concurrent.futures.as_completed(futures):
-            s = futures[fut]
-            try:
-                results[s.key] = fut.result()
-            except Exception as exc:   # any failure of one board: the others go on
-                errors[s.key] = ("%s" if isinstance(exc, (BoardError, DeviceError, KitMissing))
-                                 else type(exc).__name__ + ": %s") % exc
-                progress("%s: stopped (%s): %s" % (s.key, runtime, errors[s.key]))
-                continue
-            progress("%s: done (%s)" % (s.key, runtime))
+    todo = list(setups)
+    for attempt, workers in ((1, jobs), (2, 1)):
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
+                                   want_profile, runtime): s for s in todo}
+            for fut in concurrent.futures.as_completed(futures):
+                s = futures[fut]
+                try:
+                    results[s.key] = fut.result()
+                except Exception as exc:   # any failure of one board: the others go on
+                    errors[s.key] = ("%s" if isinstance(exc, (BoardError, DeviceError,
+                                                              KitMissing))
+                                     else type(exc).__name__ + ": %s") % exc
+                    progress("%s: stopped (%s, attempt %d): %s"
+                             % (s.key, runtime, attempt, errors[s.key]))
+                    continue
+                errors.pop(s.key, None)
+                progress("%s: done (%s)" % (s.key, runtime))
+        todo = [s for s in setups if s.key in errors]
+        if not todo:
+            break
     return results, errors
 
 
