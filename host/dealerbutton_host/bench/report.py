@@ -166,8 +166,9 @@ def _taken(data: Dict[str, Any], extra: str = "") -> str:
                                 if src.get("changed") else "")) if commit else "this tree"
     load = (" (load average %.1f on %d cores as it started)" % (src["load"], src["cores"])
             if "load" in src else "")
-    return "_Taken with `%s` on %s, %s%s%s._" % (src.get("command", "?"), where,
-                                                src.get("date", "?"), load, extra)
+    note = (" " + src["note"]) if src.get("note") else ""
+    return "_Taken with `%s` on %s, %s%s%s._%s" % (src.get("command", "?"), where,
+                                                  src.get("date", "?"), load, extra, note)
 
 
 def none_yet(name: str) -> List[str]:
