@@ -603,7 +603,7 @@ def table_data(res: Dict[str, Any]) -> Dict[str, Any]:
     verdict ("met", "MISSED" or ""), and the profile's rows. What the bench prints and what
     the Benchmarks page shows are both made from this (it is in the JSON)."""
     runs = res.get("runtimes") or {"micropython": res}
-    names = list(runs)
+    names = [rt for rt in RUNTIMES if rt in runs]   # whatever the dict's order (JSON: sorted)
     columns = {rt: {r[0]: r for r in rows(runs[rt])} for rt in names}
     order: List[str] = []
     for rt in names:
