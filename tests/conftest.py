@@ -1,4 +1,7 @@
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,3 +26,44 @@ def pytest_addoption(parser):
 def campaign(request):
     """The size of the reliability campaigns: "quick" or "large"."""
     return request.config.getoption("--campaign")
+
+
+# The quick subset (pytest -m "not slow") leaves out the modules whose tests boot emulated
+# Picos, drive Chromium or start a Mosquitto broker: marked here, by module, so no test file
+# carries the mark. A new module of that kind goes into this table.
+SLOW_MODULES = {
+    "test_board_emulated": "boots emulated Picos (MicroPython)",
+    "test_board_emulated_cp": "boots emulated Picos (CircuitPython)",
+    "test_web_browser": "drives Chromium",
+    "test_room_page": "drives Chromium",
+    "test_bridge_broker": "starts Mosquitto",
+    "test_room": "starts Mosquitto",
+    "test_room_bench": "starts Mosquitto",
+}
+
+
+def pytest_configure(config):
+    """A scratch folder of this test process's own, for the two-runtime tests that need a
+    fixed path (tests/mp: MicroPython has no tempfile): $DEALERBUTTON_SCRATCH. Each process
+    of `pytest -n` runs this, so two never share one."""
+    os.environ["DEALERBUTTON_SCRATCH"] = tempfile.mkdtemp(prefix="dealerbutton-scratch-")
+
+
+def pytest_unconfigure(config):
+    folder = os.environ.pop("DEALERBUTTON_SCRATCH", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Marks the slow modules' tests `slow`; keeps the tests that share a module-wide fixture
+    (a board bench run, a browser, a campaign's MicroPython run) in one process of
+    `pytest -n` (`--dist loadgroup`), so the fixture is made once."""
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module else ""
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        if any(d.scope == "module" for ds in defs.values() for d in ds):
+            item.add_marker(pytest.mark.xdist_group(module))

@@ -82,6 +82,8 @@ def bad_values(tmp):
         ("simulate", "--minutes"): [(["--minutes", "0"], 2)],
         ("simulate", "--pace"): [(["--pace", "-5"], 2)],
         ("simulate", "--ante-kind"): [(["--ante-kind", "big"], 2)],
+        ("simulate", "--json"): [(["--json", str(tmp / "no" / "r.json")], 2),
+                                 (["--json", str(tmp)], 2)],
         ("web", "--host"): [(["--host", "no.such.host.invalid", "--port", "0"], 1)],
         ("web", "--port"): [(["--port", "99999"], 2), (["--port", "-1"], 2),
                             (["--port", "x"], 2)],

@@ -1,6 +1,7 @@
 """`dealerbutton simulate`: deterministic for a seed, figures that add up, and invariant
 checks that really catch a broken rules core."""
 
+import json
 import re
 import subprocess
 import sys
@@ -136,15 +137,17 @@ def test_help_says_what_it_does_and_shows_every_default():
         assert re.match(r"[^-]*\(default: %s\)" % default, after), (option, after[:120])
 
 
-def test_readme_names_every_command_of_the_help():
-    """The README's count and list of commands is the one `dealerbutton --help` gives."""
+def test_the_manual_names_every_command_of_the_help():
+    """The manual's count and list of commands (docs/host-tools.md) is the one
+    `dealerbutton --help` gives."""
     from dealerbutton_host import cli
 
     sub = next(a for a in cli.parser()._actions if a.dest == "command")
     names = list(sub.choices)
-    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
-    m = re.search(r"has (\w+) commands: ([^.]*)\.", readme)
-    assert m, "the README does not say how many commands there are"
+    page = " ".join((Path(__file__).parents[1] / "docs" / "host-tools.md").read_text().split())
+    page = re.sub(r"\]\([^)]*\)", "]", page)   # the links' targets (benchmarks.md ...)
+    m = re.search(r"has (\w+) commands: ([^.]*)\.", page)
+    assert m, "docs/host-tools.md does not say how many commands there are"
     assert m.group(1) == {7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
                           12: "twelve"}[len(names)]
     assert sorted(re.findall(r"`(\w+)`", m.group(2))) == sorted(names)
@@ -249,3 +252,31 @@ def test_tournament_bad_player_count_is_refused():
     assert proc.returncode == 2 and "--players must be 2..9" in proc.stderr
     proc = run("--tournament", "--seats", "1")
     assert proc.returncode == 2 and "2..12" in proc.stderr
+
+
+# -- --json --------------------------------------------------------------------------------
+
+def test_json_holds_the_figures_printed(tmp_path):
+    """--json writes what the report prints: the referee's totals and sizes, the fairness
+    report's 'all' row, a tournament's hands (the Reliability page's table is made from it)."""
+    out = tmp_path / "referee.json"
+    proc = run("--referee", "--hands", "330", "--rules", "dead", "--json", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads(out.read_text())
+    dead = data["rule_sets"]["dead"]
+    assert data["mode"] == "referee" and data["seats"] == list(range(2, 13))
+    assert ("referee dead: %d hands in %d sessions, %d events played on both, %d seats' posts"
+            % (dead["hands"], dead["sessions"], dead["events_on_both"], dead["posts_checked"])
+            in proc.stdout)
+    assert [s["seats"] for s in dead["sizes"]] == list(range(2, 13))
+    assert sum(s["hands"] for s in dead["sizes"]) == dead["hands"] == 330
+    out = tmp_path / "fair.json"
+    proc = run("--hands", "200", "--rules", "simple", "--json", str(out))
+    simple = json.loads(out.read_text())["rule_sets"]["simple"]
+    dealt = sum(s["dealt"] for s in simple["per_seat"].values())
+    assert re.search(r"^\s+all\s+%d\s" % dealt, proc.stdout, re.M), proc.stdout
+    out = tmp_path / "tournament.json"
+    proc = run("--tournament", "--rules", "moving", "--json", str(out))
+    moving = json.loads(out.read_text())["rule_sets"]["moving"]
+    assert "tournament moving: %d hands" % moving["hands"] in proc.stderr
+    assert sum(level["hands"] for level in moving["levels"]) == moving["hands"]

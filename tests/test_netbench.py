@@ -1,5 +1,5 @@
 """python -m dealerbutton_host.bench.net runs the firmware's Net under the unix port and
-prints its figures (what they are is for the README, not asserted here)."""
+prints its figures (what they are is for the manual, not asserted here)."""
 
 from dealerbutton_host.bench import net
 

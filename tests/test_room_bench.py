@@ -1,6 +1,6 @@
 """The card-room benchmark runs end to end at a small size: every deal reaches the room
 view, and a room view started last sees every table from the retained states. (Its
-figures are printed, not asserted: the README has them.)"""
+figures are printed, not asserted: the manual has them.)"""
 
 import os
 import re

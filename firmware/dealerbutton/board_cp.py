@@ -295,7 +295,9 @@ def start_watchdog():
     if wdt is None:
         return None
     try:
-        from watchdog import WatchDogMode  # pyright: ignore[reportMissingImports]
+        # CircuitPython's own module; on a computer the name may be another package's
+        # (PyPI's watchdog, which MkDocs brings), without WatchDogMode.
+        from watchdog import WatchDogMode  # pyright: ignore[reportMissingImports, reportAttributeAccessIssue]
 
         wdt.timeout = WDT_S
         wdt.mode = WatchDogMode.RESET

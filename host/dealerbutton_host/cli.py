@@ -142,6 +142,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--ante-kind", choices=("bb", "each"), default="bb",
                    help="tournament: one ante paid by the big blind (bb), or an ante from "
                    "each player (default: bb)")
+    s.add_argument("--json", metavar="FILE", type=new_file,
+                   help="also write the figures as JSON to FILE (with what stopped the run, "
+                   "if an invariant failed)")
 
     w = sub.add_parser("web", help="serve the page that runs the firmware in a browser "
                        "(and drives a board over Web Serial)",
@@ -257,10 +260,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             seats = getattr(args, "seats", None)
             if args.tournament:
                 return tournament_main(args.seed, args.rules, seats or 9, args.players,
-                                       args.minutes, args.pace, args.ante_kind, args.hands)
+                                       args.minutes, args.pace, args.ante_kind, args.hands,
+                                       args.json)
             if args.referee:
-                return referee_main(args.seed, args.hands, args.rules, seats)
-            return simulate_main(args.seed, args.hands, args.rules, seats or 9)
+                return referee_main(args.seed, args.hands, args.rules, seats, args.json)
+            return simulate_main(args.seed, args.hands, args.rules, seats or 9, args.json)
         if args.command == "web":
             return web(args)
         if args.command in ("bridge", "room"):

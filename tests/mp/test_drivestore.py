@@ -9,7 +9,9 @@ from dealerbutton import drivestore, store
 
 OLD = {"seats": 9, "rules": "dead", "hands": 3, "players": [1, 2, 3], "hand": None}
 NEW = {"seats": 9, "rules": "dead", "hands": 4, "players": [1, 2, 3, 5], "hand": {"b": 2}}
-ROOT = "/tmp/dealerbutton-drivestore-test"   # (both runtimes run on Linux here)
+# A folder of this test process's own (tests/conftest.py; /tmp when run by hand): both
+# runtimes run on Linux here.
+ROOT = (os.getenv("DEALERBUTTON_SCRATCH") or "/tmp") + "/dealerbutton-drivestore-test"
 
 
 def _rm(path):

@@ -1,4 +1,4 @@
-"""The README's pictures of the table's page (docs/web-table.png: 9 seats, hand 2 dealt, seat
+"""The manual's pictures of the table's page (docs/web-table.png: 9 seats, hand 2 dealt, seat
 5 back and owing a post) and of the room's page (docs/card-room.png: table 7 with its
 button and an away player, table 8 offline), in headless Chromium. Run from the checkout:
 python tests/web/readme_shots.py (needs Debian's chromium and `npm ci`)."""

@@ -1,4 +1,4 @@
-"""The README's picture of the page at a tournament table (docs/web-tournament.png): the
+"""The manual's picture of the page at a tournament table (docs/web-tournament.png): the
 home-game schedule of docs/tournament-config.json, six players, the clock started and
 moved on to level 3, a hand dealt. Run from the checkout: python tests/web/tournament_shot.py
 (needs Debian's chromium and `npm ci`)."""

@@ -33,7 +33,7 @@ from ..device.client import Client, DeviceError
 from .rp2sim import NS_PER_MS, Board, BoardError, Kit, KitMissing
 
 HERE = Path(__file__).resolve().parent
-# Targets (the README's Benchmarks section).
+# Targets (docs/benchmarks.md).
 IDLE_TARGET = 0.10        # CPU share, every configuration
 PRESS_TARGET_MS = 30.0    # release -> LED, every press
 FRAME60_TARGET_US = 2500  # 60-LED frame, p95
@@ -202,7 +202,8 @@ class Table:
         assert self.board is not None
         start = START_MS[self.runtime]   # the app's start-up
         self.board.wait_until(self.board.nanos + start * NS_PER_MS, timeout=60 + start / 10)
-        deadline = time.monotonic() + 60
+        # Wall time: on a machine busy with other work the emulator runs many times slower.
+        deadline = time.monotonic() + 300
         while True:
             try:
                 self.client = Client.serial(self.board.pty, timeout=30)
@@ -462,18 +463,36 @@ def setups_for(runtime: str) -> List[Setup]:
 
 def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
             probe: bool, want_profile: bool = False,
-            runtime: str = "micropython") -> Dict[str, Any]:
+            runtime: str = "micropython") -> Tuple[Dict[str, Any], Dict[str, str]]:
     """Every setup on a board of its own, `jobs` at a time, each in a process of its own
-    (mpremote, which deploy uses, redirects the process's stdout while it connects)."""
+    (mpremote, which deploy uses, redirects the process's stdout while it connects): the
+    figures of the setups measured, and why each of the others stopped. A setup that stops
+    is run once more, alone, after the others (on a machine busy with other work the
+    emulated board's serial line can miss a wall-time deadline)."""
     results: Dict[str, Any] = {}
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
-                               want_profile, runtime): s for s in setups}
-        for fut in concurrent.futures.as_completed(futures):
-            s = futures[fut]
-            results[s.key] = fut.result()
-            progress("%s: done (%s)" % (s.key, runtime))
-    return results
+    errors: Dict[str, str] = {}
+    todo = list(setups)
+    for attempt, workers in ((1, jobs), (2, 1)):
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
+                                   want_profile, runtime): s for s in todo}
+            for fut in concurrent.futures.as_completed(futures):
+                s = futures[fut]
+                try:
+                    results[s.key] = fut.result()
+                except Exception as exc:   # any failure of one board: the others go on
+                    errors[s.key] = ("%s" if isinstance(exc, (BoardError, DeviceError,
+                                                              KitMissing))
+                                     else type(exc).__name__ + ": %s") % exc
+                    progress("%s: stopped (%s, attempt %d): %s"
+                             % (s.key, runtime, attempt, errors[s.key]))
+                    continue
+                errors.pop(s.key, None)
+                progress("%s: done (%s)" % (s.key, runtime))
+        todo = [s for s in setups if s.key in errors]
+        if not todo:
+            break
+    return results, errors
 
 
 # -- the profile: where the busy cycles go (the kit's PC profiler) ---------------------------
@@ -516,7 +535,9 @@ def _verdict(ok: bool) -> str:
 def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
     """(figure, on the board, target, verdict) for every figure of a run."""
     out: List[Tuple[str, str, str, str]] = []
-    setups = res["setups"]
+    # In the order of SETUPS, whatever the order of the dict (a JSON file's is sorted).
+    order = [s.key for s in SETUPS if s.key in res["setups"]]
+    setups = {k: res["setups"][k] for k in order + sorted(set(res["setups"]) - set(order))}
     for f in setups.values():
         out.append(("idle CPU: %s" % f["label"], "%.1f %%" % (100 * f["idle_cpu"]),
                     "<= 10 %", _verdict(f["idle_cpu"] <= IDLE_TARGET)))
@@ -576,31 +597,47 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
     return out
 
 
-def table(res: Dict[str, Any]) -> List[str]:
-    """The figures, a column per runtime measured (MicroPython's, CircuitPython's)."""
+def table_data(res: Dict[str, Any]) -> Dict[str, Any]:
+    """The figures as a table: a column per runtime measured (MicroPython's,
+    CircuitPython's), a row per figure with its target and each runtime's value and
+    verdict ("met", "MISSED" or ""), and the profile's rows. What the bench prints and what
+    the Benchmarks page shows are both made from this (it is in the JSON)."""
     runs = res.get("runtimes") or {"micropython": res}
-    names = list(runs)
+    names = [rt for rt in RUNTIMES if rt in runs]   # whatever the dict's order (JSON: sorted)
     columns = {rt: {r[0]: r for r in rows(runs[rt])} for rt in names}
     order: List[str] = []
     for rt in names:
         order += [k for k in columns[rt] if k not in order]
-    head = ("figure (emulated Pico)",) + tuple(
-        "on %s" % RUNTIME_NAMES[rt] for rt in names) + ("target",)
-    body = []
+    out_rows = []
     for key in order:
-        cells = []
+        cells: Dict[str, Dict[str, str]] = {}
         target = "-"
         for rt in names:
             r = columns[rt].get(key)
-            cells.append(("%s %s" % (r[1], r[3])).strip() if r else "")
             if r:
+                cells[rt] = {"value": r[1], "verdict": r[3]}
                 target = r[2]
-        body.append((key,) + tuple(cells) + (target,))
+        out_rows.append({"figure": key, "target": target, "cells": cells})
+    return {"runtimes": [{"key": rt, "name": RUNTIME_NAMES[rt]} for rt in names],
+            "rows": out_rows, "profile": res.get("profile")}
+
+
+def table(res: Dict[str, Any]) -> List[str]:
+    """The figures as the bench prints them: a column per runtime, the profile under them."""
+    data = res.get("table") or table_data(res)
+    names = [rt["key"] for rt in data["runtimes"]]
+    head = ("figure (emulated Pico)",) + tuple(
+        "on %s" % rt["name"] for rt in data["runtimes"]) + ("target",)
+    body = []
+    for row in data["rows"]:
+        cells = tuple(("%s %s" % (row["cells"][rt]["value"], row["cells"][rt]["verdict"]))
+                      .strip() if rt in row["cells"] else "" for rt in names)
+        body.append((row["figure"],) + cells + (row["target"],))
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
     fmt = "  ".join("%%-%ds" % w for w in widths)
     lines = [(fmt % head).rstrip(), (fmt % tuple("-" * w for w in widths)).rstrip()]
     lines += [(fmt % r).rstrip() for r in body]
-    prof = res.get("profile")
+    prof = data.get("profile")
     if prof:
         lines.append("")
         if "top" in prof:
@@ -613,12 +650,42 @@ def table(res: Dict[str, Any]) -> List[str]:
     return lines
 
 
+def missing(kit_path: Optional[str], runtimes: List[str], want_profile: bool) -> List[str]:
+    """What this machine lacks for a run (the kit, the programs, the packages), each
+    said with where to get it; nothing when the run can go."""
+    import importlib.util
+    import shutil
+
+    problems = []
+    try:
+        Kit.find(kit_path)
+    except KitMissing as exc:
+        problems.append(str(exc))
+    programs = Kit.missing_programs()
+    if programs:
+        problems.append("the emulated Pico needs %s on PATH (Node.js >= 18 and its npm; "
+                        "Debian: socat)" % ", ".join(programs))
+    if "circuitpython" in runtimes and importlib.util.find_spec("fatfs") is None:
+        problems.append("CircuitPython's drive image needs the fatfs-ng package "
+                        "(pip install -e . brings it)")
+    if want_profile and shutil.which("arm-none-eabi-nm") is None:
+        problems.append("--profile needs arm-none-eabi-nm (Debian: binutils-arm-none-eabi)")
+    return problems
+
+
 def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick: bool = False,
          want_profile: bool = False, jobs: int = 2, runtime: Optional[str] = None) -> int:
     """`dealerbutton bench --board`: every setup on each runtime asked for (micropython,
     circuitpython or both; MicroPython by default), the table, the JSON. The profile
-    (MicroPython's firmware.elf) is taken on MicroPython only."""
+    (MicroPython's firmware.elf) is taken on MicroPython only. What the run needs is checked
+    before anything starts; a setup or a runtime that stops leaves the others' figures,
+    printed and written as for a whole run (with what stopped), and the exit status 1."""
     started = time.monotonic()
+    runtimes: List[str] = list(RUNTIMES) if runtime == "both" else [runtime or "micropython"]
+    problems = missing(kit_path, runtimes, want_profile)
+    if problems:
+        sys.stderr.write("dealerbutton bench: %s\n" % "; ".join(problems))
+        return 1
     try:
         kit = Kit.find(kit_path).prepare(progress)
     except KitMissing as exc:
@@ -626,32 +693,45 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
         return 1
     hands = 20 if quick else HANDS
     rounds = 1 if quick else 3
-    runtimes = list(RUNTIMES) if runtime == "both" else [runtime or "micropython"]
     res: Dict[str, Any] = {"kit": str(kit.source), "hands": hands, "quick": quick,
                            "runtimes": {}}
+    errors: Dict[str, Dict[str, str]] = {}
     for rt in runtimes:
         setups = setups_for(rt)
         progress("%s: %d setups on emulated Picos, %d at a time; %d hands each"
                  % (RUNTIME_NAMES[rt], len(setups), jobs, hands))
         try:
-            done = run_all(kit, setups, hands, rounds, jobs, probe=True,
-                           want_profile=want_profile and rt == "micropython", runtime=rt)
-        except (BoardError, DeviceError, KitMissing) as exc:
-            sys.stderr.write("dealerbutton bench: %s\n" % exc)
-            return 1
-        run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups}}
+            done, failed = run_all(kit, setups, hands, rounds, jobs, probe=True,
+                                   want_profile=want_profile and rt == "micropython",
+                                   runtime=rt)
+        except (BoardError, DeviceError, KitMissing, OSError) as exc:
+            done, failed = {}, {"every setup": str(exc)}
+        if failed:
+            errors[rt] = failed
+        if not done:
+            continue
+        run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups if s.key in done}}
         for s in setups:
-            run["setups"][s.key]["frame_row"] = s.frame_row
-        if want_profile and rt == "micropython":
+            if s.key in done:
+                run["setups"][s.key]["frame_row"] = s.frame_row
+        if want_profile and rt == "micropython" and "cash" in done:
             res["profile"] = done["cash"].pop("profile", None)
         res["runtimes"][rt] = run
-    res["setups"] = res["runtimes"][runtimes[0]]["setups"]
     res["seconds"] = round(time.monotonic() - started, 1)
-    for line in table(res):
-        print(line)
+    if res["runtimes"]:
+        res["setups"] = next(iter(res["runtimes"].values()))["setups"]
+        res["table"] = table_data(res)
+        for line in table(res):
+            print(line)
     print("(%.0f s of wall time; the figures are in emulated time, the same on any machine)"
           % res["seconds"])
-    if json_path:
+    if errors:
+        res["errors"] = errors
+        for rt, failed in errors.items():
+            for key, why in failed.items():
+                sys.stderr.write("dealerbutton bench: %s, %s: not measured: %s\n"
+                                 % (RUNTIME_NAMES[rt], key, why))
+    if json_path and res["runtimes"]:
         Path(json_path).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
-        print("%s written" % json_path)
-    return 0
+        print("%s written%s" % (json_path, " (incomplete: see above)" if errors else ""))
+    return 1 if errors else 0

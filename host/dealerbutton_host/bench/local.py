@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..device.deploy import HOST_ONLY, NETWORK_ONLY, mpy_cross_exe
+from ..device.deploy import HOST_ONLY, NETWORK_ONLY, DeployError, mpy_cross_exe
 from ..device.emulator import EmulatorError, firmware_dir, micropython_exe
 
 HERE = Path(__file__).resolve().parent
@@ -245,7 +245,7 @@ def table(rows: List[tuple]) -> str:
     return "\n".join(lines)
 
 
-def _span(values: List[float]) -> str:
+def span(values: List[float]) -> str:
     """The lowest and highest of a figure over the runs, in whole microseconds."""
     lo, hi = "%.0f" % min(values), "%.0f" % max(values)
     return lo if lo == hi else "%s-%s" % (lo, hi)
@@ -257,8 +257,8 @@ def timing_table(timings: Dict[str, Dict[str, Any]]) -> str:
         t = timings[key]
         unix = [u for u in t["unix"] if u]
         rows.append((t["label"],
-                     "%s / %s" % (_span([u["median_us"] for u in unix]),
-                                  _span([u["p95_us"] for u in unix])) if unix else "n/a",
+                     "%s / %s" % (span([u["median_us"] for u in unix]),
+                                  span([u["p95_us"] for u in unix])) if unix else "n/a",
                      fmt_value("time", t["cpython"])))
     return table(rows)
 
@@ -314,6 +314,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not (firmware / "dealerbutton" / "app.py").exists():
         sys.stderr.write("bench: %s has no dealerbutton/app.py\n" % firmware)
         return 2
+    try:   # before anything: what the bench runs on
+        micropython_exe()
+        mpy_cross_exe()
+    except (EmulatorError, DeployError) as exc:
+        sys.stderr.write("bench: %s\n" % exc)
+        return 1
     mode = ["--quick"] if args.quick else []
     timeout = 120 if args.quick else 600
     host_march = HOST_MARCH.get(platform.machine())

@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-from ..device.emulator import firmware_dir, micropython_exe
+from ..device.emulator import EmulatorError, firmware_dir, micropython_exe
 
 IDLE_RATIO = 91
 DEAL_RATIO = 119
@@ -101,6 +101,11 @@ def main(argv=None) -> int:
                                 description="What a Pico W's publishing costs the board's loop.")
     p.add_argument("--calls", type=int, default=20000, help="calls per figure (20000)")
     args = p.parse_args(argv)
+    try:
+        micropython_exe()   # before anything: what the bench runs on
+    except EmulatorError as exc:
+        sys.stderr.write("netbench: %s\n" % exc)
+        return 1
     figures = run(args.calls)
     print("Pico W publishing, micropython unix port (best of 5 x %d ticks, %d state "
           "messages); Pico by the ratios" % (args.calls, args.calls // 20))

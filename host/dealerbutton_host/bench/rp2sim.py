@@ -17,6 +17,7 @@ so what is measured in it does not depend on how busy this machine is.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -107,6 +108,17 @@ class Kit:
         if missing:
             raise KitMissing("the emulated Pico needs %s on PATH (Node.js >= 18, socat)"
                              % ", ".join(missing))
+        self.scratch.parent.mkdir(parents=True, exist_ok=True)
+        # Test processes running side by side (pytest -n) prepare it one at a time: the
+        # first copies, the others find the copy made.
+        with open(self.scratch.parent / ".rp2sim.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self._copy(progress)
+        self.ready = True
+        return self
+
+    def _copy(self, progress: Callable[[str], None]) -> None:
+        """The scratch copy and its Node modules, made again when the kit changed."""
         stamp = _stamp(self.source)
         stamp_file = self.scratch / ".dealerbutton-stamp"
         modules = self.scratch / "node_modules" / "rp2040js"
@@ -125,8 +137,6 @@ class Kit:
                 raise KitMissing("npm ci in %s failed: %s" % (self.scratch, (r.stderr or r.stdout)
                                                               .strip()[-500:]))
             stamp_file.write_text(stamp)
-        self.ready = True
-        return self
 
     def path(self, rel: str) -> Path:
         return self.scratch / rel
@@ -143,8 +153,8 @@ class Kit:
         import sys
 
         if importlib.util.find_spec("fatfs") is None:
-            raise KitMissing("the CIRCUITPY image needs the fatfs-ng package (pip install "
-                             "fatfs-ng==0.1.16, in the test extras)")
+            raise KitMissing("the CIRCUITPY image needs the fatfs-ng package (pip install -e . "
+                             "brings it)")
         self.prepare()
         r = subprocess.run([sys.executable, "tools/fatimg.py", "mk", str(Path(image).resolve()),
                             str(Path(folder).resolve())], cwd=self.scratch, capture_output=True,

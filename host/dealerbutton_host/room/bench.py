@@ -260,6 +260,10 @@ def main(argv=None) -> int:
     if args.sim:
         run_tables(args.port, args.tables[0], args.seconds, args.period, args.out)
         return 0
+    if not (shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto")):
+        sys.stderr.write("room bench: it runs a local Mosquitto, which is not installed "
+                         "(Debian: apt-get install mosquitto)\n")
+        return 1
     print("card room on a local Mosquitto: each table the firmware App with emulated buttons,")
     print("a press about every %g s per table, %g s per run" % (args.period, args.seconds))
     print("%6s %6s %11s %9s %8s %9s %6s %8s %14s" % (

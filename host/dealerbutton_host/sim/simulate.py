@@ -109,6 +109,23 @@ class Report:
         return out
 
 
+def report_figures(r: "Report") -> Dict[str, object]:
+    """A rule set's figures, as the JSON of --json has them."""
+    figures: Dict[str, object] = {k: getattr(r, k) for k in (
+        "seats", "hands", "sessions", "dead_buttons", "no_sb", "heads_up", "events",
+        "refused", "undos", "round_trips", "checks")}
+    figures["per_seat"] = {str(seat): {k: getattr(fig, k) for k in SeatFigures.__slots__}
+                           for seat, fig in r.per_seat.items()}
+    return figures
+
+
+def write_json(path: Optional[str], figures: Dict[str, object]) -> None:
+    """--json: the run's figures to path (when given), with what stopped it if it failed."""
+    if path:
+        with open(path, "w") as f:
+            f.write(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+
+
 def hand_key(h):
     return (h.n, h.button, h.sb, h.bb, tuple(h.dealt), sorted(h.posts.items()), h.first_to_act)
 
@@ -359,43 +376,58 @@ class Progress:
         self.stream.flush()
 
 
-def failed(bar: "Progress", start: float, seed: int, e: AssertionError) -> int:
+def failed(bar: "Progress", start: float, seed: int, e: AssertionError,
+           out: Optional[Dict[str, object]] = None) -> int:
     """Report a failed run (an invariant, or a disagreement with the referee and the
-    shortest session that gives it): exit status 1."""
+    shortest session that gives it): exit status 1. out (the --json figures) gets it too."""
     bar.end(time.monotonic() - start)
     print()
     table = e.table if isinstance(e, Disagreement) else None
     if table is None:
         print("INVARIANT FAILED (seed %d): %s" % (seed, e))
+        if out is not None:
+            out["failed"] = "invariant failed: %s" % e
         return 1
+    session = notation(table.seats, table.rules, shortest(table.seats, table.rules, table.log))
     print("DISAGREEMENT (seed %d, rules %s, %d seats) %s" % (seed, table.rules, table.seats, e))
-    print("shortest session: %s" % notation(table.seats, table.rules,
-                                            shortest(table.seats, table.rules, table.log)))
+    print("shortest session: %s" % session)
+    if out is not None:
+        out["failed"] = "disagreement (rules %s, %d seats): %s; shortest session: %s" % (
+            table.rules, table.seats, e, session)
     return 1
 
 
-def main(seed: int, hands: int, rules: str, seats: int) -> int:
+def main(seed: int, hands: int, rules: str, seats: int, json_path: Optional[str] = None) -> int:
     if not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
         return 2
     sets = RULE_SETS if rules == "all" else (rules,)
     print("simulate: seed %d, %d hands per rule set, %d seats, stakes %d/%d"
           % (seed, hands, seats, STAKES[0], STAKES[1]))
+    out: Dict[str, object] = {"mode": "fairness", "seed": seed, "hands": hands, "seats": seats,
+                              "stakes": list(STAKES), "rule_sets": {}}
+    done: Dict[str, object] = {}
+    out["rule_sets"] = done
     for name in sets:
         bar = Progress(hands, "rules " + name)
         start = time.monotonic()
         try:
             report = simulate(name, seed, hands, seats, bar)
         except InvariantFailed as e:
-            return failed(bar, start, seed, e)
+            rc = failed(bar, start, seed, e, out)
+            write_json(json_path, out)
+            return rc
         bar.end(time.monotonic() - start)
         print()
         for line in report.lines():
             print(line)
+        done[name] = report_figures(report)
+    write_json(json_path, out)
     return 0
 
 
-def referee_main(seed: int, hands: int, rules: str, seats: Optional[int]) -> int:
+def referee_main(seed: int, hands: int, rules: str, seats: Optional[int],
+                 json_path: Optional[str] = None) -> int:
     """--referee: the random sessions on every table size from 2 to 12 seats (or --seats),
     every event played on the independent referee too and every deal checked against what
     `owes` said before it; figures per rule set and table size, or the first disagreement
@@ -408,6 +440,9 @@ def referee_main(seed: int, hands: int, rules: str, seats: Optional[int]) -> int
     print("simulate --referee: seed %d, %d hands per rule set on %s, stakes %d/%d; every event "
           "played on the referee too" % (seed, hands, "%d seats" % seats if seats
                                          else "2 to 12 seats", STAKES[0], STAKES[1]))
+    done: Dict[str, object] = {}
+    out: Dict[str, object] = {"mode": "referee", "seed": seed, "hands": hands, "seats": sizes,
+                              "stakes": list(STAKES), "rule_sets": done}
     for name in sets:
         bar = Progress(hands, "referee " + name)
         start = time.monotonic()
@@ -417,18 +452,32 @@ def referee_main(seed: int, hands: int, rules: str, seats: Optional[int]) -> int
             try:
                 reports.append(simulate(name, seed, share, size, bar, referee=True))
             except (Disagreement, InvariantFailed) as e:
-                return failed(bar, start, seed, e)
+                rc = failed(bar, start, seed, e, out)
+                write_json(json_path, out)
+                return rc
         bar.end(time.monotonic() - start)
+        totals: Dict[str, object] = {
+            "hands": sum(r.hands for r in reports),
+            "sessions": sum(r.sessions for r in reports),
+            "events_on_both": sum(r.compared for r in reports),
+            "posts_checked": sum(r.owes_checks for r in reports),
+            "disagreements": 0}
         print()
         print("referee %s: %d hands in %d sessions, %d events played on both, %d seats' "
               "posts checked against owes; disagreements: 0" % (
-                  name, sum(r.hands for r in reports), sum(r.sessions for r in reports),
-                  sum(r.compared for r in reports), sum(r.owes_checks for r in reports)))
+                  name, totals["hands"], totals["sessions"], totals["events_on_both"],
+                  totals["posts_checked"]))
         print(" seats   hands sessions  heads-up  new games  dead buttons  no SB    events")
         for r in reports:
             print("%6d %7d %8d %9d %10d %13d %6d %9d" % (
                 r.seats, r.hands, r.sessions, r.heads_up, r.new_games, r.dead_buttons,
                 r.no_sb, r.compared))
+        totals["sizes"] = [{"seats": r.seats, "hands": r.hands, "sessions": r.sessions,
+                            "heads_up": r.heads_up, "new_games": r.new_games,
+                            "dead_buttons": r.dead_buttons, "no_sb": r.no_sb,
+                            "events_on_both": r.compared} for r in reports]
+        done[name] = totals
+    write_json(json_path, out)
     return 0
 
 
@@ -718,8 +767,20 @@ class Tournament:
         return out
 
 
+def tournament_figures(done: "Tournament") -> Dict[str, object]:
+    """A tournament's figures, as the JSON of --json has them."""
+    left = done.seated()
+    return {"seats": done.seats, "players": done.players, "hands": done.t.hands,
+            "level_reached": done.level, "entries": done.entries, "busts": done.busts,
+            "players_left": len(left), "checks": done.checks, "undos": done.undos,
+            "round_trips": done.round_trips,
+            "levels": [{k: getattr(fig, k) for k in LevelFigures.__slots__}
+                       for fig in done.levels]}
+
+
 def tournament_main(seed: int, rules: str, seats: int, players: Optional[int], minutes: int,
-                    pace: int, ante_kind: str, max_hands: int) -> int:
+                    pace: int, ante_kind: str, max_hands: int,
+                    json_path: Optional[str] = None) -> int:
     if not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
         return 2
@@ -732,6 +793,10 @@ def tournament_main(seed: int, rules: str, seats: int, players: Optional[int], m
     sets = RULE_SETS if rules == "all" else (rules,)
     print("simulate: seed %d, a tournament per rule set; levels of %d minutes at %d hands an "
           "hour: %d hands a level" % (seed, minutes, pace, hands_per_level))
+    results: Dict[str, object] = {}
+    out: Dict[str, object] = {"mode": "tournament", "seed": seed, "minutes": minutes,
+                              "pace": pace, "hands_per_level": hands_per_level,
+                              "ante_kind": ante_kind, "rule_sets": results}
     for name in sets:
         start = time.monotonic()
         try:
@@ -740,6 +805,8 @@ def tournament_main(seed: int, rules: str, seats: int, players: Optional[int], m
         except InvariantFailed as e:
             print()
             print("INVARIANT FAILED (seed %d): %s" % (seed, e))
+            out["failed"] = "invariant failed: %s" % e
+            write_json(json_path, out)
             return 1
         sys.stdout.flush()
         print("tournament %s: %d hands in %.2f s" % (name, done.t.hands,
@@ -747,4 +814,6 @@ def tournament_main(seed: int, rules: str, seats: int, players: Optional[int], m
         print()
         for line in done.lines():
             print(line)
+        results[name] = tournament_figures(done)
+    write_json(json_path, out)
     return 0
