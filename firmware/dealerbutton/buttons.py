@@ -96,13 +96,22 @@ class Button:
 
     @property
     def long_ready(self):
-        """Held for long_ms, not stuck: a release now gives LONG."""
-        return self.long and self.down and not self.stuck
+        """Held for long_ms, not stuck, not disarmed: a release now gives LONG."""
+        return self.long and self.down and self.armed and not self.stuck
 
     @property
     def pressed(self):
         """The debounced level."""
         return self.down
+
+    @property
+    def down_at(self):
+        """When the press going on settled down (while pressed)."""
+        return self._down_at
+
+    def disarm(self):
+        """This press gives nothing when let go (it was part of a chord: chords.py)."""
+        self.armed = False
 
     def update(self, pressed, now_ms):
         raw = True if pressed else False

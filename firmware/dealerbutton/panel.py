@@ -4,10 +4,14 @@ all read at once through a bank, one polled on its own only while it is not at r
 pins[0] is the next-hand button, pins[s] seat s (value() == 0 while pressed). poll() tells
 the handler (presses.Presses) what the buttons say: handler.button_event(i, ev) for a press, a
 stuck button or its release, handler.held_long(i, now_ms, first) on every poll while
-button i is held long enough for a long press (first: the first such poll).
+button i is held long enough for a long press (first: the first such poll),
+handler.button_touched(i, on) as soon as button i reads pressed and when it is let go
+(before any debouncing: the ring lights a held seat at once), and handler.chord(first,
+second, ok) for two buttons held together (chords.py).
 """
 
 from dealerbutton.buttons import Button
+from dealerbutton.chords import Chords
 
 
 class Pins:
@@ -33,8 +37,8 @@ class Panel:
     # over (buttons.py answers a tap that quickly only when polled that often).
     quick_ms = 1
     # With every button at rest the loop sleeps until its next frame, reading the buttons
-    # this often meanwhile (doze(): a press lasts 50 ms at least; seen 10 ms late, it counts).
-    rest_ms = 10
+    # this often meanwhile (doze()): a press lights its seat within this, plus a frame.
+    rest_ms = 4
 
     def __init__(self, pins, handler, now_ms=0, bank=None):
         """bank: what reads every pin at once (pressed() -> a bit a pin; default: Pins, one
@@ -43,7 +47,9 @@ class Panel:
         self.bank = bank or Pins(pins)
         self.handler = handler
         self.buttons = [Button() for _ in pins]
+        self.chords = Chords(self.buttons, handler)
         self.long_shown = [False] * len(pins)   # its hold has reached a long press
+        self.touched = [False] * len(pins)      # it reads pressed, or is held (not stuck)
         self.unsettled = len(pins)  # buttons not at rest (pressed, settling or held)
         self.quick = False          # one of them wants quick turns (see quick_ms)
         self.bank_seen = -1         # the bank's last reading (one register on the board)
@@ -74,7 +80,18 @@ class Panel:
 
     def poll_button(self, i, now_ms):
         b = self.buttons[i]
-        ev = b.update(self.pins[i].value() == 0, now_ms)
+        was_down = b.down
+        raw = self.pins[i].value() == 0
+        ev = b.update(raw, now_ms)
+        touched = (raw or b.down) and not b.stuck
+        if touched != self.touched[i]:
+            self.touched[i] = touched
+            self.handler.button_touched(i, touched)
+        if b.down != was_down:
+            if b.down:
+                self.chords.down(i)
+            else:
+                self.chords.up(i)
         if ev:
             self.handler.button_event(i, ev)
         if b.long_ready:

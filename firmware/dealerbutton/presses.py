@@ -7,6 +7,12 @@ Press mapping (seat buttons 1..N, next-hand button 0):
     seat, long    leave (bust out); refused on an empty seat
     next, short   deal the next hand; before the first hand: choose the button (DRAW)
     next, long    undo the last event
+    seat A held, seat B pressed     move A's player to the empty seat B (C1)
+    next held, seat pressed         a kill blind on that seat's player; again: a half kill
+Two buttons held together give no press of their own (chords.py): a seat held at least
+0.3 s, then the other pressed and let go while the first is still held. Pressed together
+without the hold, or the held one let go first, the chord is refused (both seats blink).
+A seat's arc lights as soon as its button is pressed, and while it is held.
 A long press (held 1 s) flashes once to say "let go", and acts when let go (buttons.py
 gives LONG at the release); a button held 30 s is stuck: reported, ignored until
 released, and never acts.
@@ -62,6 +68,34 @@ class Presses:
             app.write("* error %s button stuck" % _button_name(i))
         elif ev == RELEASED:
             app.write("* info %s button released, working again" % _button_name(i))
+
+    def button_touched(self, i, on):
+        """Button i reads pressed (on), or has been let go: a seat's arc shows it is held
+        from the first moment (the next frame goes out at once)."""
+        if i:
+            self.app.ring.hold(i, on)
+            self.app.render_due = True
+
+    def chord(self, first, second, ok):
+        """Two buttons held together (chords.py): a seat held and another pressed moves its
+        player there (C1); the next-hand button held and a seat pressed marks a kill on
+        that seat, a half kill if it is marked already (F3). Both seats flash the answer."""
+        app = self.app
+        app.stats.dirty = True
+        app.finish_press()
+        app.after_flash.seat = -1   # (its change shows at once, its events after the frame)
+        if not ok:
+            reply = "err rule two buttons pressed together: hold one, then press the other"
+        elif first == 0:
+            mark = app.table.kill_mark
+            half = mark is not None and mark == (second, False)
+            reply = self.event("half kill" if half else "kill", "kill", second,
+                               "half" if half else None, AFTER_FLASH)
+        else:
+            reply = self.event("move", "move", first, second, AFTER_FLASH)
+        app.ring.flash(second, reply.startswith("ok"), app.now, also=first)
+        app.render_due = True
+        return reply
 
     def held_long(self, i, now_ms, first):
         """Button i is held long enough for a long press (the panel asks every poll; first:

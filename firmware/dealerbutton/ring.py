@@ -87,6 +87,7 @@ _POST_ON_MS = const(0)  # the blink's on half starts here ...
 _POST_OFF_MS = const(_POST_BLINK_MS // 2)  # ... and its off half here (both drawn ahead)
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
+_LEVEL_HELD = const(144)  # a seat whose button is held: its arc glows
 _FLASH_OK_MS = const(250)  # accepted press: one bright flash
 _FLASH_REFUSED_MS = const(120)  # refused press: on, off, on, off of this length each
 _CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
@@ -235,9 +236,11 @@ class Ring:
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
         self._flash_seat = -1
+        self._flash_also = -1   # a second seat in the same flash (a move's two seats)
         self._flash_ok = True
         self._flash_dark = False
         self._flash_at = 0
+        self.held = bytearray(seats + 1)   # seats whose button is held: lit until let go
         self.clock = CLOCK_NONE
         self.clock_parts = 0  # CLOCK_BREAK: how many LEDs stand for the time left
         # The logical LEDs no seat lights (empty seats, the gaps), found with the seats.
@@ -259,7 +262,11 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms, button_alone=None):
+    def hold(self, seat, on):
+        """A seat's button is held (on) or let go: its arc glows while held."""
+        self.held[seat] = 1 if on else 0
+
+    def flash(self, seat, ok, now_ms, button_alone=None, also=-1):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
         flash when accepted, a double blink in the warning colour when refused.
         button_alone: the seat showed the button alone when it was pressed (default:
@@ -267,6 +274,7 @@ class Ring:
         if not 0 <= seat <= self.seats:
             raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
+        self._flash_also = also
         self._flash_ok = bool(ok)
         self._flash_at = now_ms
         # A seat lit all in the flash's colour already (the button alone, white on every LED
@@ -325,6 +333,10 @@ class Ring:
                 total += self._chase(now_ms, level)
             if self.clock != CLOCK_NONE:
                 total = self._clock(now_ms, level, total)
+        held = self.held
+        for seat in range(1, self.seats + 1):
+            if held[seat]:
+                total += self._held(seat, level)
         if self._flash_seat >= 0:
             total += self._flash(now_ms, level)
         self._limit(total)
@@ -613,7 +625,19 @@ class Ring:
             a = self._start[seat - 1]
             b = self._start[seat]
         self._colour(role, 255 if on else 0, brightness)
-        return _paint_run(self.buf, self._phys, a, b, self._rgb)
+        total = _paint_run(self.buf, self._phys, a, b, self._rgb)
+        also = self._flash_also
+        if also > 0:
+            total += _paint_run(self.buf, self._phys, self._start[also - 1], self._start[also],
+                                self._rgb)
+        return total
+
+    def _held(self, seat, brightness):
+        """A held seat's whole arc, lit (the press shows from its first moment); returns the
+        change in byte sum."""
+        self._colour(ROLE_OK, _LEVEL_HELD, brightness)
+        return _paint_run(self.buf, self._phys, self._start[seat - 1], self._start[seat],
+                          self._rgb)
 
     def _limit(self, total):
         """The frame's estimated current from its byte sum; over the budget, the whole frame

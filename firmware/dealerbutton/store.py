@@ -13,97 +13,6 @@ NAME = "state.json"
 READ_LIMIT = 4096      # a state file is a few hundred bytes; never read a huge corrupt one
 
 
-def dumps(obj):
-    """Canonical compact JSON: no whitespace, object keys sorted, so the same data gives the
-    same bytes (and the same CRC) on CPython and on MicroPython."""
-    b = bytearray(256)
-    while True:
-        try:
-            return bytes(b[:_json(b, 0, obj)]).decode()
-        except IndexError:
-            b = bytearray(2 * len(b))
-
-
-def _json(b, i, obj):
-    """Write obj as dumps() does into the bytearray b from index i; returns the index after
-    it, or raises IndexError when b is too short. Numbers, plain strings, lists and tuples
-    allocate nothing; a dict only the sorted list of its keys."""
-    if obj is None or obj is True or obj is False:
-        return _text(b, i, "null" if obj is None else "true" if obj else "false")
-    if isinstance(obj, int):
-        if obj < 0:
-            b[i] = 45  # -
-            i += 1
-            obj = -obj
-        j = i
-        while True:
-            b[j] = 48 + obj % 10
-            j += 1
-            obj //= 10
-            if not obj:
-                break
-        k = j - 1
-        while i < k:  # the digits went in backwards
-            b[i], b[k] = b[k], b[i]
-            i += 1
-            k -= 1
-        return j
-    if isinstance(obj, float):
-        return _text(b, i, str(obj))
-    if isinstance(obj, str):
-        for k in range(len(obj)):
-            c = ord(obj[k])
-            if c < 32 or c > 126 or c == 34 or c == 92:
-                e = json.dumps(obj).encode()  # escapes and UTF-8 as json.dumps writes them
-                for k in range(len(e)):
-                    b[i + k] = e[k]
-                return i + len(e)
-        b[i] = 34
-        i = _text(b, i + 1, obj)
-        b[i] = 34
-        return i + 1
-    if isinstance(obj, list) or isinstance(obj, tuple):  # (no tuple built per call)
-        b[i] = 91  # [
-        i += 1
-        for k in range(len(obj)):
-            if k:
-                b[i] = 44
-                i += 1
-            i = _json(b, i, obj[k])
-        b[i] = 93
-        return i + 1
-    if isinstance(obj, dict):
-        for k in obj:
-            if not isinstance(k, str):  # other keys are written as strings, sorted as such
-                obj = _str_keys(obj)
-                break
-        keys = sorted(obj)
-        b[i] = 123  # {
-        i += 1
-        for k in range(len(keys)):
-            if k:
-                b[i] = 44
-                i += 1
-            i = _json(b, i, keys[k])
-            b[i] = 58  # :
-            i = _json(b, i + 1, obj[keys[k]])
-        b[i] = 125
-        return i + 1
-    raise ValueError("cannot save a %s" % type(obj).__name__)
-
-
-def _str_keys(d):
-    # Not inline in _json: a comprehension there would make obj a cell, allocated per call.
-    return dict([(str(k), d[k]) for k in d])
-
-
-def _text(b, i, s):
-    """The characters of s (ASCII) into b from i; returns the index after them."""
-    for k in range(len(s)):
-        b[i + k] = ord(s[k])
-    return i + len(s)
-
-
 class OsFs:
     """The real filesystem (MicroPython's os or CPython's), under one folder."""
 
@@ -161,14 +70,14 @@ class Store:
 
     def _payload(self, table_dict, clock_dict=None):
         """The table's JSON in self.buf, then `,"clock":` and the clock's: its length."""
-        while True:
-            try:
-                n = _json(self.buf, 0, table_dict)
-                if clock_dict is not None:
-                    n = _json(self.buf, _text(self.buf, n, ',"clock":'), clock_dict)
-                return n
-            except IndexError:
-                self.buf = bytearray(2 * len(self.buf))
+        text = json.dumps(table_dict, separators=(",", ":"))
+        if clock_dict is not None:
+            text += ',"clock":' + json.dumps(clock_dict, separators=(",", ":"))
+        data = text.encode()
+        if len(data) > len(self.buf):
+            self.buf = bytearray((len(data) + 255) // 256 * 256)
+        self.buf[:len(data)] = data
+        return len(data)
 
     def encode(self, table_dict, seq, clock_dict=None):
         """(head, payload) bytes of the file for this table and sequence number, without the
@@ -179,8 +88,7 @@ class Store:
 
     def save(self, table_dict, clock_dict=None):
         """Write the table (and the clock beside it); returns the file size. Raises OSError
-        when the flash fails (the old state is then still there). Its garbage is a few small
-        objects: the JSON goes into self.buf and straight from there to the file."""
+        when the flash fails (the old state is then still there)."""
         seq = self.seq + 1
         n = self._payload(table_dict, clock_dict)   # (first: it may make self.buf larger)
         payload = memoryview(self.buf)[:n]

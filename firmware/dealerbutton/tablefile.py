@@ -59,18 +59,22 @@ def to_dict(state):
     for seat in state.all_seats():
         if state.status[seat]:
             players.append(_player(state, seat))
-    d = {
+    return {
         "format": FORMAT, "seats": state.seats, "rules": state.rules,
         "tournament": state.tournament, "button_blind": state.button_blind,
         "makeup": state.makeup, "level": list(state.level),
         "hand_level": list(state.hand_level), "hands": state.hands, "travel": state.travel,
         "players": players, "button": state.button, "small_blind": state.sb_seat,
         "small_blind_player": state.sb_player, "big_blind": state.bb,
-        "posts": _posts(state),
+        "posts": _posts(state), "dealt": _seat_list(state, state.dealt),
+        "left": _seat_list(state, state.left), "left_active": _seat_list(state, state.left_active),
+        "passed": _seat_list(state, state.passed),
     }
-    for name in _SEAT_LISTS:
-        d[name] = sorted(state.seats_where(getattr(state, name)))
-    return d
+
+
+def _seat_list(state, fact):
+    """The seats whose fact (a per-seat view) is set, in increasing order."""
+    return [seat for seat in state.all_seats() if fact[seat]]
 
 
 def _player(state, seat):

@@ -35,3 +35,18 @@ def run_all(namespace):
             print("FAIL", name, type(exc).__name__, exc)
     print("%d passed, %d failed" % (len(names) - failed, failed))
     return failed
+
+
+def canonical_json(obj):
+    """Compact JSON with object keys sorted (as strings): the same text on CPython and on
+    MicroPython, whose dicts keep no order, so that tests may print and compare it."""
+    import json
+    if isinstance(obj, dict):
+        by_name = {}
+        for k in obj:
+            by_name[str(k)] = obj[k]
+        return "{%s}" % ",".join(["%s:%s" % (json.dumps(k), canonical_json(by_name[k]))
+                                  for k in sorted(by_name)])
+    if isinstance(obj, list) or isinstance(obj, tuple):
+        return "[%s]" % ",".join([canonical_json(x) for x in obj])
+    return json.dumps(obj)

@@ -12,9 +12,10 @@ App runs on it within its current budget.
 """
 import json
 
-from dealerbutton import config, store
+from dealerbutton import config
 from dealerbutton import ring as ringmod
 from fakeflash import FakeFlash
+from mptest import canonical_json
 from reliab import Device, Rand
 
 FIELDS = config.FIELDS
@@ -46,7 +47,7 @@ def pretty(d):
     lines = []
     for k in FIELDS:
         if k in d:
-            lines.append('  "%s": %s' % (k, store.dumps(d[k]).replace(",", ", ")))
+            lines.append('  "%s": %s' % (k, canonical_json(d[k]).replace(",", ", ")))
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
@@ -105,40 +106,40 @@ def systematic():
             elif f == "tournament" and isinstance(v, dict):
                 # An object without its schedule (and maybe an unknown key).
                 names = [f + ".x", f + ".levels"] if v else [f + ".levels"]
-            out.append(("%s = %s" % (f, store.dumps(v)), store.dumps(with_(**{f: v})), names))
+            out.append(("%s = %s" % (f, canonical_json(v)), canonical_json(with_(**{f: v})), names))
     for k, v in (("led", "16"), ("led", 16.0), ("next", None), ("next", True),
                  ("seats", "2,3"), ("seats", 2), ("seats", [2, 3, "4"]), ("seats", [2.0])):
         name = "pins." + k
         if k == "seats" and isinstance(v, list):
             name = "pins.seats[%d]" % (len(v) - 1)
-        out.append(("pins.%s = %s" % (k, store.dumps(v)), store.dumps(with_pins(**{k: v})),
+        out.append(("pins.%s = %s" % (k, canonical_json(v)), canonical_json(with_pins(**{k: v})),
                     [name]))
     ranges = [("seats", (-1, 0, 1, 13, 100, 10 ** 20)), ("leds", (-1, 0, 1, 301, 10 ** 6)),
               ("offset", (-1, 24, 25, 1000)), ("brightness", (-1, 0, 256, 1000)),
               ("budget_ma", (-1, 0, 49, 5001, 10 ** 9))]
     for f, values in ranges:
         for v in values:
-            out.append(("%s = %d" % (f, v), store.dumps(with_(**{f: v})), [f]))
+            out.append(("%s = %d" % (f, v), canonical_json(with_(**{f: v})), [f]))
     for stakes, name in (([0, 20], "stakes[0]"), ([10, 0], "stakes[1]"), ([-10, 20], "stakes[0]"),
                          ([10, 1000001], "stakes[1]"), ([30, 20], "stakes"), ([10], "stakes"),
                          ([10, 20, 40], "stakes"), ([10.0, 20], "stakes[0]")):
-        out.append(("stakes = %s" % store.dumps(stakes), store.dumps(with_(stakes=stakes)),
+        out.append(("stakes = %s" % canonical_json(stakes), canonical_json(with_(stakes=stakes)),
                     [name]))
     for v in ("fast", "", "DEAD", 1):
-        out.append(("rules = %s" % store.dumps(v), store.dumps(with_(rules=v)), ["rules"]))
+        out.append(("rules = %s" % canonical_json(v), canonical_json(with_(rules=v)), ["rules"]))
     for v in ("left", "CW", 0):
-        out.append(("direction = %s" % store.dumps(v), store.dumps(with_(direction=v)),
+        out.append(("direction = %s" % canonical_json(v), canonical_json(with_(direction=v)),
                     ["direction"]))
     for v in ("RGBW", "grb", "GGB", None):
-        out.append(("color_order = %s" % store.dumps(v), store.dumps(with_(color_order=v)),
+        out.append(("color_order = %s" % canonical_json(v), canonical_json(with_(color_order=v)),
                     ["color_order"]))
     for pal, name in (({"bb": "FFF"}, "palette.bb"), ({"bb": "GGGGGG"}, "palette.bb"),
                       ({"bb": 0xFFFFFF}, "palette.bb"), ({"dealer": "FFFFFF"}, "palette.dealer"),
                       ({"bb": None}, "palette.bb")):
-        out.append(("palette = %s" % store.dumps(pal), store.dumps(with_(palette=pal)), [name]))
+        out.append(("palette = %s" % canonical_json(pal), canonical_json(with_(palette=pal)), [name]))
     for v in (30, 31, -1, 100):
-        out.append(("pins.led = %d" % v, store.dumps(with_pins(led=v)), ["pins.led"]))
-        out.append(("pins.next = %d" % v, store.dumps(with_pins(next=v)), ["pins.next"]))
+        out.append(("pins.led = %d" % v, canonical_json(with_pins(led=v)), ["pins.led"]))
+        out.append(("pins.next = %d" % v, canonical_json(with_pins(next=v)), ["pins.next"]))
     out.append(("unknown field", '{"colour": 1}', ["colour"]))
     out.append(("unknown pin", '{"pins": {"buzzer": 3}}', ["pins.buzzer"]))
     # Pins used twice: every pair of the pins in use, for 2, 9 and 12 seats.
@@ -150,24 +151,24 @@ def systematic():
                 gpio = _get_pin(d, used[i])
                 _set_pin(d, used[j], gpio)
                 a, b = "pins." + used[i], "pins." + used[j]
-                out.append(("seats %d: %s = %s" % (seats, b, a), store.dumps(d), [b]))
+                out.append(("seats %d: %s = %s" % (seats, b, a), canonical_json(d), [b]))
     # Only the seat pins in use must differ.
     d = with_(seats=4)
     d["pins"]["seats"][10] = d["pins"]["seats"][11] = d["pins"]["seats"][0 + 3 + 1]
-    out.append(("unused seat pins may repeat", store.dumps(d), []))
+    out.append(("unused seat pins may repeat", canonical_json(d), []))
     d = with_(seats=6)
     d["pins"]["seats"] = d["pins"]["seats"][:5]
-    out.append(("5 seat pins for 6 seats", store.dumps(d), ["pins.seats"]))
+    out.append(("5 seat pins for 6 seats", canonical_json(d), ["pins.seats"]))
     # More seats than LEDs: every such pair.
     for seats in range(2, 13):
         for leds in range(2, seats):
             out.append(("seats %d, leds %d" % (seats, leds),
-                        store.dumps(with_(seats=seats, leds=leds)), ["leds"]))
+                        canonical_json(with_(seats=seats, leds=leds)), ["leds"]))
         out.append(("seats %d, leds %d" % (seats, seats),
-                    store.dumps(with_(seats=seats, leds=seats)), []))
-    out.append(("budget at the idle current", store.dumps(with_(leds=60, budget_ma=60)),
+                    canonical_json(with_(seats=seats, leds=seats)), []))
+    out.append(("budget at the idle current", canonical_json(with_(leds=60, budget_ma=60)),
                 ["budget_ma"]))
-    out.append(("offset past a smaller ring", store.dumps(with_(leds=12, offset=12)),
+    out.append(("offset past a smaller ring", canonical_json(with_(leds=12, offset=12)),
                 ["offset"]))
     return out
 
@@ -385,7 +386,7 @@ def random_case(rand, i):
     touched = []
     for _ in range(rand.between(1, 3)):
         touched.append(mutate(rand, d))
-    return (pretty(d) if rand.chance(50) else store.dumps(d)), touched
+    return (pretty(d) if rand.chance(50) else canonical_json(d)), touched
 
 
 def check_random(rand, n, emit):

@@ -195,11 +195,11 @@ def test_doze_sleeps_to_the_next_frame_and_wakes_for_a_press():
     app = rig.app
     sleep = Sleeps(rig)
     app.doze(25, sleep)
-    assert sleep.slept == [10, 10, 5]   # the buttons read twice meanwhile
-    # A button goes down 12 ms in: the next read sees it and the loop turns at once.
-    sleep = Sleeps(rig, pin=4, down_at=rig.now + 12)
+    assert sleep.slept == [4, 4, 4, 4, 4, 4, 1]   # the buttons read every 4 ms meanwhile
+    # A button goes down 10 ms in: the next read sees it and the loop turns at once.
+    sleep = Sleeps(rig, pin=4, down_at=rig.now + 10)
     app.doze(25, sleep)
-    assert sleep.slept == [10, 10], sleep.slept
+    assert sleep.slept == [4, 4, 4], sleep.slept
     assert app.tick(rig.now) == app.panel.quick_ms
 
 
@@ -213,7 +213,7 @@ def test_doze_does_not_wake_for_a_button_already_held():
     assert app.panel.buttons[3].stuck
     sleep = Sleeps(rig)
     app.doze(25, sleep)
-    assert sleep.slept == [10, 10, 5]   # it does not cut the sleep short
+    assert sleep.slept == [4, 4, 4, 4, 4, 4, 1]   # it does not cut the sleep short
 
 
 def test_a_stuck_button_does_not_keep_the_loop_quick():

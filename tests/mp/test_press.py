@@ -164,22 +164,21 @@ def test_a_refused_next_hand_press_changes_nothing():
     assert not (later.deal or later.show or later.hand or later.undo or later.report)
 
 
-def test_a_next_hand_and_a_seat_press_in_the_same_turn_keep_their_order():
+def test_a_next_hand_and_a_seat_pressed_together_are_a_refused_chord():
+    # Two buttons down in the same turn, with no hold: neither a deal nor a sit (chords.py),
+    # both seats blink the refusal, the table is unchanged.
     a, b = twins({"seats": 9, "leds": 24}, ["sit 1", "sit 2", "sit 3", "deal 1"])
+    before = a.table.to_dict()
     for i in (0, 6):
         a.pins[i].level = 0
     a.run(200)
     a.take()
     for i in (0, 6):
         a.pins[i].level = 1
-    a.run(100)
-    lines = a.take()
-    assert b.app.press(0, False) == "ok deal"
-    assert b.app.press(6, False) == "ok sit"
-    expected = b.take()
-    assert lines == expected, (lines, expected)
-    assert lines[-1] == "* seat 6 waiting", lines
-    assert a.table.to_dict() == b.table.to_dict()
+    a.run(40)
+    assert a.ring.flashing and not a.ring.flash_hides(6)   # the refusal's blink
+    a.run(300)
+    assert a.take() == [] and a.table.to_dict() == before
 
 
 def test_deal_refusal_says_what_deal_refuses():

@@ -106,9 +106,12 @@ def test_the_collector_runs_between_frames():
     assert frames > 700, frames
     if MICROPYTHON:
         assert collections > 10, collections    # garbage was made and collected, by the loop
-        # The heap in use never grew much past what the schedule allows: MicroPython's own
-        # collection (only when the heap is full: 246 KB on the Pico) never had to run.
-        assert most < start + 96 * 1024, (most - start)
+        # The heap in use never grew past what the schedule allows: MicroPython's own
+        # collection (only when the heap is full) never had to run. The Pico's heap is
+        # 246 KB, of which 128 KB may be in use: the rest is room for the garbage made between
+        # two scheduled collections, here at a press every 35 ms (objects on this 64-bit
+        # port are about twice their size on the Pico).
+        assert most < start + 2 * (246 - 128) * 1024, (most - start)
     else:
         assert collections == 0   # CPython frees by reference counting: nothing to schedule
 

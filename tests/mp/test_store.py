@@ -1,5 +1,7 @@
 """store.py: atomic saves with version, sequence number and CRC; a power cut at any point
 of a save leaves the old or the new state; damaged files give a clean start, never a crash."""
+import json
+
 import mptest
 from dealerbutton import store
 from fakeflash import FakeFlash, PowerCut
@@ -16,10 +18,13 @@ def saved(*tables):
     return fs, s
 
 
-def test_dumps_is_canonical_and_compact():
-    assert store.dumps({"b": [1, None, True], "a": {"y": "x\"", "x": False}}) == \
-        '{"a":{"x":false,"y":"x\\""},"b":[1,null,true]}'
-    assert store.dumps({2: 1, 1: (3, 4)}) == '{"1":[3,4],"2":1}'
+def test_the_saved_json_is_compact_and_reads_back_the_same():
+    fs = FakeFlash()
+    s = store.Store(fs)
+    d = {"b": [1, None, True], "a": {"y": "x\"", "x": False}}
+    s.save(d)
+    data = fs.files["state.json"]
+    assert b" " not in data and store.parse(data)[0] == d
 
 
 def test_save_then_load_round_trips_with_the_sequence_number():
@@ -34,7 +39,7 @@ def test_file_layout():
     fs, s = saved(OLD)
     data = fs.files["state.json"]
     assert data.startswith(b'{"v":1,"seq":1,"crc":'), data
-    assert b'"table":{"hand":null,"hands":3,' in data
+    assert b',"table":{' in data and store.parse(data)[0] == OLD
     assert b" " not in data
 
 
@@ -106,8 +111,8 @@ def test_the_clock_is_saved_beside_the_table_under_the_same_crc():
     s.save(OLD)
     s.save(NEW, {"entry": 2, "ms_left": 599000})
     data = fs.files["state.json"]
-    assert data.endswith(b'"players":[1,2,3,5],"rules":"dead","seats":9},'
-                         b'"clock":{"entry":2,"ms_left":599000}}'), data
+    assert data.endswith(b'},"clock":{"entry":2,"ms_left":599000}}') or data.endswith(
+        b'},"clock":{"ms_left":599000,"entry":2}}'), data
     r = store.Store(fs)
     d, seq, msg = r.load()
     assert d == NEW and seq == 2 and r.clock == {"entry": 2, "ms_left": 599000}, (d, r.clock)
@@ -271,7 +276,7 @@ def test_encode_gives_a_table_bigger_than_the_buffer_whole():
     big = {"players": list(range(400)), "name": "x" * 300}
     s = store.Store(FakeFlash())
     head, payload = s.encode(big, 3)
-    assert payload == store.dumps(big).encode() and len(payload) > 1500
+    assert json.loads(payload) == big and len(payload) > 1500
     assert store.parse(head + payload + b"}")[:2] == (big, 3)
 
 
@@ -297,7 +302,7 @@ def test_tables_saved_by_the_firmware_before_format_3_come_back():
         # Saved again: in words, and the same table.
         words = t.to_dict()
         assert words["format"] == Table.from_dict(words).to_dict()["format"] == 4
-        again = Table.from_dict(json.loads(store.dumps(words)))
+        again = Table.from_dict(json.loads(json.dumps(words)))
         h = t.deal()
         h2 = again.deal()
         assert [h.button, h.sb, h.bb, list(h.dealt)] == want["next_hand"], name

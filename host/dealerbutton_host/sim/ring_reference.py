@@ -58,6 +58,7 @@ _LEVEL_POST_OFF = const(40)
 _POST_BLINK_MS = const(1000)  # one blink per second, on for the first half
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
+_LEVEL_HELD = const(144)  # a seat whose button is held
 _FLASH_OK_MS = const(250)  # accepted press: one bright flash
 _FLASH_REFUSED_MS = const(120)  # refused press: on, off, on, off of this length each
 _CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
@@ -121,8 +122,10 @@ class Ring:
         self._show_role = bytearray(5)
         self._show_level = bytearray(5)
         self._flash_seat = -1
+        self._flash_also = -1
         self._flash_ok = True
         self._flash_at = 0
+        self.held = bytearray(seats + 1)
         self.set_palette(palette)
 
     # -- configuration (not on the frame path) --------------------------------------
@@ -141,12 +144,17 @@ class Ring:
         return [self._phys[k] for k in range(self._start[seat - 1], self._start[seat])]
 
     # -- events -----------------------------------------------------------------------
-    def flash(self, seat, ok, now_ms, button_alone=None):
+    def hold(self, seat, on):
+        self.held[seat] = 1 if on else 0
+
+    def flash(self, seat, ok, now_ms, button_alone=None, also=-1):
         """Feedback for a press on seat (0: the next-hand button, whole ring): one bright
-        flash when accepted, a double blink in the warning colour when refused."""
+        flash when accepted, a double blink in the warning colour when refused; also: a
+        second seat in the same flash."""
         if not 0 <= seat <= self.seats:
             raise ValueError("seat %d: no such seat" % seat)
         self._flash_seat = seat
+        self._flash_also = also
         self._flash_ok = bool(ok)
         self._flash_at = now_ms
         # The button alone on an active seat is white on every LED: the flash is dark there.
@@ -175,6 +183,10 @@ class Ring:
                 self._seat(seat, now_ms)
             if self.mode == DRAW:
                 self._chase(now_ms)
+        for seat in range(1, self.seats + 1):
+            if self.held[seat]:
+                for k in range(self._start[seat - 1], self._start[seat]):
+                    self._put(k, 8, _LEVEL_HELD)  # role: ok
         if self._flash_seat >= 0:
             self._flash(now_ms)
         self._limit()
@@ -283,12 +295,12 @@ class Ring:
             on = (t // _FLASH_REFUSED_MS) & 1 == 0
         seat = self._flash_seat
         if seat == 0:
-            a = 0
-            b = self.leds
+            ks = list(range(self.leds))
         else:
-            a = self._start[seat - 1]
-            b = self._start[seat]
-        for k in range(a, b):
+            ks = list(range(self._start[seat - 1], self._start[seat]))
+        if self._flash_also > 0:
+            ks += list(range(self._start[self._flash_also - 1], self._start[self._flash_also]))
+        for k in ks:
             if on:
                 self._put(k, role, 255)
             else:
