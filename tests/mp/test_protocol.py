@@ -4,6 +4,7 @@ import json
 
 import mptest
 from dealerbutton import protocol
+from dealerbutton.hand import Hand
 from devrig import Rig
 
 
@@ -269,17 +270,19 @@ def test_hand_json():
 
 
 def test_hand_json_heads_up_and_null_sb():
-    class H:
-        n = 3
-        button = 2
-        sb = None
-        bb = 5
-        dealt = (5, 6, 2)
-        posts = {6: (20, 10), 5: (20, 0)}
-        first_to_act = 6
-    assert protocol.hand_json(H()) == (
+    h = Hand(3, 2, None, 5, (5, 6, 2), {6: (20, 10), 5: (20, 0)}, 6, (10, 20, 0, "each"))
+    assert protocol.hand_json(h) == (
         '{"n":3,"button":2,"sb":null,"bb":5,"dealt":[5,6,2],'
         '"posts":{"5":[20,0],"6":[20,10]},"first_to_act":6}')
+
+
+def test_hand_json_names_the_kill_and_button_blind_seats_after_the_rest():
+    h = Hand(7, 2, 3, 4, (3, 4, 1, 2), {3: (10, 0), 4: (20, 0), 1: (40, 0), 2: (20, 0)}, 2,
+             (10, 20, 0, "button"), kill=1, button_blind=2)
+    assert protocol.hand_json(h) == (
+        '{"n":7,"button":2,"sb":3,"bb":4,"dealt":[3,4,1,2],'
+        '"posts":{"3":[10,0],"4":[20,0],"1":[40,0],"2":[20,0]},"first_to_act":2,'
+        '"kill":1,"button_blind":2}')
 
 
 def test_state_json():
