@@ -245,6 +245,10 @@ class Tmux:
         if not shutil.which("tmux"):
             pytest.fail("tmux is needed for the terminal tests")
         self.socket = "dbtest-" + uuid.uuid4().hex[:8]
+        # The program sizes itself by the terminal; COLUMNS and LINES (which pytest-xdist's
+        # workers have) would override the window's size.
+        self.env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        self.env["TERM"] = "xterm-256color"
         self.status_file = Path(tempfile.mkdtemp(prefix="dbtmux-")) / "status"
         shell_cmd = "cd %s && %s; echo $? > %s" % (os.getcwd(), command, self.status_file)
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
@@ -253,8 +257,7 @@ class Tmux:
 
     def tmux(self, *args):
         return subprocess.run(["tmux", "-L", self.socket] + list(args), capture_output=True,
-                              text=True, timeout=10, env=dict(os.environ,
-                                                              TERM="xterm-256color"))
+                              text=True, timeout=10, env=self.env)
 
     def screen(self, colours=False):
         args = ["capture-pane", "-p", "-t", "t"] + (["-e"] if colours else [])

@@ -4,11 +4,13 @@ this tells the handler what the chord was:
 
     handler.chord(first, second, ok)
 
-ok is True for a chord done right: `first` held at least hold_ms before `second` went down,
-`second` let go while `first` was still held, and no third button in it. Otherwise (the two
-pressed together with no hold, the held one let go first, a third button) it is refused.
-Either way the buttons of a chord give no press of their own when let go: a chord is never
-taken for a sit, an away, a leave or an undo."""
+A chord starts when a button goes down while another has been held at least hold_ms; two
+buttons that go down closer together than that are two presses (two players sitting down at
+once), never a chord. ok is True for a chord done right: `second` let go while `first` is
+still held, and no third button in it. Otherwise (the held one let go first, a third
+button, the next-hand button as the second) it is refused. Either way the buttons of a
+chord give no press of their own when let go: a chord is never taken for a sit, an away,
+a leave or an undo."""
 
 from dealerbutton.ticks import ticks_diff
 
@@ -27,8 +29,9 @@ class Chords:
         """Button i went down (debounced)."""
         if self.first < 0:
             held = self._held_other(i)
-            if held < 0:
-                return
+            if held < 0 or ticks_diff(self.buttons[i].down_at,
+                                      self.buttons[held].down_at) < self.hold_ms:
+                return   # no other button held, or pressed together: two presses
             self.first = held
             self.buttons[held].disarm()
         elif self.second >= 0 or i == self.first:
@@ -37,9 +40,7 @@ class Chords:
             return
         self.second = i
         self.buttons[i].disarm()
-        first = self.buttons[self.first]
-        self.ok = (ticks_diff(self.buttons[i].down_at, first.down_at) >= self.hold_ms
-                   and i != 0)
+        self.ok = i != 0
 
     def up(self, i):
         """Button i came up (debounced)."""

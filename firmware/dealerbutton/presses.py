@@ -10,8 +10,9 @@ Press mapping (seat buttons 1..N, next-hand button 0):
     seat A held, seat B pressed     move A's player to the empty seat B (C1)
     next held, seat pressed         a kill blind on that seat's player; again: a half kill
 Two buttons held together give no press of their own (chords.py): a seat held at least
-0.3 s, then the other pressed and let go while the first is still held. Pressed together
-without the hold, or the held one let go first, the chord is refused (both seats blink).
+0.3 s, then the other pressed and let go while the first is still held. The held one let
+go first, the chord is refused (both seats blink). Two buttons pressed within 0.3 s of
+each other are two presses (two players sitting down at once), each acting on release.
 A seat's arc lights as soon as its button is pressed, and while it is held.
 A long press (held 1 s) flashes once to say "let go", and acts when let go (buttons.py
 gives LONG at the release); a button held 30 s is stuck: reported, ignored until
