@@ -276,6 +276,12 @@ class App:
             ring.sb = h.sb or 0   # (None: no small blind this hand)
             ring.bb = h.bb
             ring.first_to_act = h.first_to_act or 0
+        # The kill marked for the next hand, else the one posted in this hand.
+        mark = t.kill_mark
+        if mark is not None:
+            ring.kill = mark[0]
+        else:
+            ring.kill = (h.kill or 0) if h is not None else 0
 
     # ---- the loop ----------------------------------------------------------------------
     # (tick() keeps to a few local names: a function with more than about 11 locals and

@@ -20,7 +20,8 @@ LEDs than things to show, the first ones win, one LED each):
 
     1. the dealer button (white; dim white when dead: on an empty or away seat)
     2. the big blind (orange)       3. the small blind (sky blue)
-    4. first to act (bluish green)  5. the seat's status, when it is not just "active"
+    4. a kill (blinking vermilion: the kill marked for the next hand, or posted this hand)
+    5. first to act (bluish green)  6. the seat's status, when it is not just "active"
        (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow)
 
 An active seat without a role glows faint white; an empty seat is dark.  The whole
@@ -99,9 +100,9 @@ _LEVEL_ERROR = const(192)
 # colour-blindnesses) plus white; no meaning rests on hue alone: brightness and animation
 # differ too (see the README).
 ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",
-         "ok", "refused", "draw", "error")
+         "ok", "refused", "draw", "error", "kill")
 DEFAULT_PALETTE = ("FFFFFF", "56B4E9", "E69F00", "009E73", "FFFFFF", "0072B2", "CC79A7",
-                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00")
+                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00", "D55E00")
 # Each role by name: where its R, G, B sit in the palette bytes, in the order of ROLES (a
 # test checks the two agree).
 ROLE_BUTTON = const(0)
@@ -116,11 +117,8 @@ ROLE_OK = const(8)  # an accepted press
 ROLE_REFUSED = const(9)  # a refused press
 ROLE_DRAW = const(10)  # the chase of the draw for the button
 ROLE_ERROR = const(11)  # the pattern of a refused configuration
+ROLE_KILL = const(12)  # the seat of a kill (blinks: the steady vermilion is the clock's)
 
-# DEFAULT_PALETTE as R, G, B bytes per role, in the order of ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
-# 009E73 D55E00.  Kept here so that a ring on the default palette never parses hex.
-_DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
-                b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
 
 _BLACK = b"\x00\x00\x00"
 
@@ -149,7 +147,9 @@ def palette_bytes(palette=None):
     """The palette as R, G, B bytes per role in the order of ROLES: the default, overridden
     per role by a dict of role -> "RRGGBB"; an unknown role or a colour that is not "RRGGBB"
     raises ValueError."""
-    pal = bytearray(_DEFAULT_RGB)
+    pal = bytearray(3 * len(ROLES))
+    for i in range(len(ROLES)):
+        _put_colour(pal, i, DEFAULT_PALETTE[i])
     if palette:
         for role in sorted(palette):
             colour = palette[role]
@@ -157,12 +157,16 @@ def palette_bytes(palette=None):
                 raise ValueError("palette.%s: unknown role" % role)
             if not is_colour(colour):
                 raise ValueError('palette.%s: %r is not a colour "RRGGBB"' % (role, colour))
-            c = int(colour, 16)
-            i = 3 * ROLES.index(role)
-            pal[i] = c >> 16
-            pal[i + 1] = (c >> 8) & 0xFF
-            pal[i + 2] = c & 0xFF
+            _put_colour(pal, ROLES.index(role), colour)
     return pal
+
+
+def _put_colour(pal, i, colour):
+    """Role i's R, G, B bytes in pal, from "RRGGBB"."""
+    c = int(colour, 16)
+    pal[3 * i] = c >> 16
+    pal[3 * i + 1] = (c >> 8) & 0xFF
+    pal[3 * i + 2] = c & 0xFF
 
 
 def is_colour(v):
@@ -208,6 +212,7 @@ class Ring:
         self.sb = 0
         self.bb = 0
         self.first_to_act = 0
+        self.kill = 0   # the seat of the kill marked for the next hand, or posted in this one
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
         self._view = memoryview(self.buf)  # copying into a memoryview slice allocates nothing
@@ -216,9 +221,9 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, up to five things: each one's palette role and level.
-        self._show_role = bytearray(5)
-        self._show_level = bytearray(5)
+        # What a seat shows, up to six things: each one's palette role and level.
+        self._show_role = bytearray(6)
+        self._show_level = bytearray(6)
         self._rgb = bytearray(3)  # one colour being painted
         # The steady picture, brightness applied, dark under the seat drawn every frame
         # (first to act): [0] with the seats that owe a post in their blink's on half (or
@@ -232,6 +237,7 @@ class Ring:
         self._drawn_sb = 0
         self._drawn_bb = 0
         self._drawn_first_to_act = 0
+        self._drawn_kill = 0
         self._again = bytearray(seats + 1)
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
@@ -290,7 +296,8 @@ class Ring:
         """The seat has the button and no other role, and its player is in (ACTIVE): the
         button's white fills its whole arc."""
         return (seat > 0 and seat == self.button and self.status[seat] == ACTIVE
-                and seat != self.sb and seat != self.bb and seat != self.first_to_act)
+                and seat != self.sb and seat != self.bb and seat != self.first_to_act
+                and seat != self.kill)
 
     @property
     def flashing(self):
@@ -320,7 +327,8 @@ class Ring:
                 self._draw_seats(level)
             elif (self.status != self._drawn_status or self.button != self._drawn_button
                   or self.sb != self._drawn_sb or self.bb != self._drawn_bb
-                  or self.first_to_act != self._drawn_first_to_act):
+                  or self.first_to_act != self._drawn_first_to_act
+                  or self.kill != self._drawn_kill):
                 self._redraw_changed(level)
             half = 0 if now_ms % _POST_BLINK_MS < _POST_OFF_MS else 1  # the post blink's half
         base = self._bases[half]
@@ -393,6 +401,9 @@ class Ring:
         if self.first_to_act != self._drawn_first_to_act:
             again[self._drawn_first_to_act] = 1
             again[self.first_to_act] = 1
+        if self.kill != self._drawn_kill:
+            again[self._drawn_kill] = 1
+            again[self.kill] = 1
         self._note_drawn()
         base = self._bases[0]
         phys = self._phys
@@ -420,10 +431,11 @@ class Ring:
         self._drawn_sb = self.sb
         self._drawn_bb = self.bb
         self._drawn_first_to_act = self.first_to_act
+        self._drawn_kill = self.kill
 
     def _seats_changed(self, level):
         """After the steady picture's on half changed: its off half (the same, but the
-        seats that owe a post drawn in their blink's off half), the seat drawn every frame
+        seats that owe a post and the kill drawn in their blink's off half), the seat drawn every frame
         (first to act), the LEDs left free for the clock."""
         on, off = self._bases
         off[:] = on
@@ -432,7 +444,8 @@ class Ring:
         phys = self._phys
         start = self._start
         for seat in range(1, self.seats + 1):
-            if status[seat] == WAIT_POST and seat != self.first_to_act:
+            if ((status[seat] == WAIT_POST or seat == self.kill)
+                    and seat != self.first_to_act):
                 total += _paint_run(off, phys, start[seat - 1], start[seat], _BLACK)
                 total += self._seat(seat, _POST_OFF_MS, level, off)
         self._base_sums[1] = total
@@ -441,7 +454,7 @@ class Ring:
     def _has_role(self, seat):
         """The button, a blind or first to act is at seat (whoever sits there, if anyone)."""
         return (seat == self.button or seat == self.sb or seat == self.bb
-                or seat == self.first_to_act)
+                or seat == self.first_to_act or seat == self.kill)
 
     def _find_free(self):
         """The LEDs no seat lights, for the clock: an empty seat's arc (a dead button is
@@ -490,6 +503,11 @@ class Ring:
         if seat == self.sb:
             role[n] = ROLE_SB
             level[n] = _LEVEL_ROLE
+            n += 1
+        if seat == self.kill:
+            role[n] = ROLE_KILL
+            on = now_ms % _POST_BLINK_MS < _POST_OFF_MS
+            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         if seat == self.first_to_act:
             role[n] = ROLE_FIRST

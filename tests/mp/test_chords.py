@@ -89,6 +89,7 @@ def test_a_kill_from_the_next_hand_button_then_a_half_kill():
     rig.level(5, 0, 120)
     rig.level(5, 1, 200)
     assert rig.table.kill_mark == (5, False)
+    assert rig.ring.kill == 5   # its seat blinks the kill's colour
     rig.level(5, 0, 120)
     rig.level(5, 1, 200)
     assert rig.table.kill_mark == (5, True)
@@ -98,6 +99,10 @@ def test_a_kill_from_the_next_hand_button_then_a_half_kill():
     assert "* kill 5" in lines and "* kill 5 half" in lines, lines
     h = rig.table.deal()
     assert h.posts[5] == (30, 0) and h.kill == 5
+    rig.app.show_table()
+    assert rig.ring.kill == 5   # posted in this hand
+    rig.reply("deal")
+    assert rig.ring.kill == 0   # spent
 
 
 if __name__ == "__main__":

@@ -46,10 +46,10 @@ def _hex(b, i):
 
 
 STATUSES = (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST)
-ROLES = ("button", "sb", "bb", "first_to_act")
-# The 16 sets of roles one seat can hold, each as the roles' names.
-ROLE_SETS = [" ".join([ROLES[i] for i in range(4) if bits >> i & 1]) for bits in range(16)]
-# The 80 things a seat can show: a status and a set of roles.
+ROLES = ("button", "sb", "bb", "first_to_act", "kill")
+# The 32 sets of roles one seat can hold, each as the roles' names.
+ROLE_SETS = [" ".join([ROLES[i] for i in range(5) if bits >> i & 1]) for bits in range(32)]
+# The 160 things a seat can show: a status and a set of roles.
 EVERY_LOOK = [(status, roles) for status in STATUSES for roles in ROLE_SETS]
 
 
@@ -449,7 +449,7 @@ def test_every_status_and_role_on_2_to_12_seats_and_12_16_24_60_leds_stays_under
                         ma = estimate_ma(r.buf)
                         assert ma <= budget, (leds_, seats, status, roles, t, ma)
                         assert ma == r.ma
-    assert frames == 2 * 2 * 80 * 11 * 4
+    assert frames == 2 * 2 * len(EVERY_LOOK) * 11 * 4
 
 
 def test_mixed_tables_flashes_and_modes_stay_under_budget():
@@ -526,12 +526,31 @@ def test_render_allocates_nothing():
     assert grown in (None, 0), grown
 
 
+def test_a_kill_blinks_vermilion_on_its_seat_beside_the_blinds():
+    r = open_ring(24, 6, status={s: ACTIVE for s in range(1, 7)},
+                  roles={"button": 1, "sb": 2, "bb": 3, "kill": 4})
+    r.render(0)
+    arc = r.arc(4)
+    on = [leds(r)[i] for i in arc]
+    assert on == ["D55E00", "D55E00", "D55E00", "000000"], on   # its own colour, then the gap
+    r.render(600)
+    off = [leds(r)[i] for i in arc]
+    assert off[0] != "D55E00" and off[0] != "000000", off   # the off half of its blink
+    r.bb = 4   # the kill on the big blind's seat: the BB first, then the kill
+    r.render(0)
+    both = [leds(r)[i] for i in arc]
+    assert both[0] == "E69F00" and both[2] == "D55E00", both
+    r.kill = 0
+    r.render(0)
+    assert [leds(r)[i] for i in arc][:3] == ["E69F00"] * 3
+
+
 def test_palette_roles_by_name_match_palette_roles():
     names = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post", "ok",
-             "refused", "draw", "error")
+             "refused", "draw", "error", "kill")
     values = (R.ROLE_BUTTON, R.ROLE_SB, R.ROLE_BB, R.ROLE_FIRST, R.ROLE_ACTIVE, R.ROLE_AWAY,
               R.ROLE_WAIT_BB, R.ROLE_WAIT_POST, R.ROLE_OK, R.ROLE_REFUSED, R.ROLE_DRAW,
-              R.ROLE_ERROR)
+              R.ROLE_ERROR, R.ROLE_KILL)
     for i in range(len(names)):
         assert R.ROLES[values[i]] == names[i], (names[i], values[i])
     assert len(R.ROLES) == len(names)
@@ -591,7 +610,7 @@ def test_frames_are_byte_identical_to_drawing_everything_every_frame():
                     put(new, seat, status, roles)
                     put(old, seat, status, roles)
                 if rng.below(4) == 0:  # a role nobody has (no hand, no small blind)
-                    role = ROLES[rng.below(4)]
+                    role = ROLES[rng.below(len(ROLES))]
                     setattr(new, role, 0)
                     setattr(old, role, 0)
             r = rng.below(40)
@@ -624,7 +643,7 @@ def test_frames_are_byte_identical_to_drawing_everything_every_frame():
 
 
 def test_every_status_and_role_on_every_seat_matches_drawing_everything():
-    """Each seat in turn shows each of the 80 things it can (a status, a set of roles; the
+    """Each seat in turn shows each of the 160 things it can (a status, a set of roles; the
     other roles on the next seat), the other seats in statuses that vary."""
     import ring_reference
 

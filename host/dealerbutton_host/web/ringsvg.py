@@ -36,6 +36,8 @@ ROWS = (
     ("Dead button (button on an empty or away seat): dim white", R.EMPTY, "button", 250),
     ("Small blind", R.ACTIVE, "sb", 250),
     ("Big blind", R.ACTIVE, "bb", 250),
+    ("Kill, marked for the next hand or posted in this one: blinks vermilion", R.ACTIVE,
+     "kill", 250),
     ("First to act before the flop: the seat breathes (2 s)", R.ACTIVE, "first_to_act", 250),
     ("Seated, nothing else to show: faint white", R.ACTIVE, "", 250),
     ("Away", R.AWAY, "", 250),
@@ -114,7 +116,7 @@ def _text(out, x, y, s, size=14, anchor="start", fill="#DDD", weight="normal"):
 
 
 def legend_svg():
-    width, height = 1060, 590
+    width, height = 1060, 624
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">'
            % (width, height, width, height),

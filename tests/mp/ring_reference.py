@@ -1,7 +1,8 @@
 """The LED ring renderer as it was when it drew every LED of every frame, kept as it was
 but for this docstring and the attributes it reads the table from (dealerbutton.ring's),
-never sent to a board: tests/mp/test_ring.py holds the incremental renderer
-(dealerbutton.ring) to its frames byte for byte.
+a test's support: tests/mp/test_ring.py holds the incremental renderer (dealerbutton.ring)
+to its frames byte for byte. It has learnt what the ring learnt since: the held seat, a
+flash over two seats, the kill.
 
 LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
 current limit applied).
@@ -16,7 +17,8 @@ LEDs than things to show, the first ones win, one LED each):
 
     1. the dealer button (white; dim white when dead: on an empty or away seat)
     2. the big blind (orange)       3. the small blind (sky blue)
-    4. first to act (bluish green)  5. the seat's status, when it is not just "active"
+    4. a kill (blinking vermilion)
+    5. first to act (bluish green)  6. the seat's status, when it is not just "active"
        (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow)
 
 An active seat without a role glows faint white; an empty seat is dark.  The whole
@@ -65,16 +67,6 @@ _CHASE_TURN_MS = const(2000)  # DRAW mode: one turn of the ring
 _ERROR_BLINK_MS = const(500)
 _LEVEL_ERROR = const(192)
 
-# Palette roles are numbers, the index into palette.ROLES: 0 button, 1 sb, 2 bb, 3 first,
-# 4 active, 5 away, 6 wait_bb, 7 wait_post, 8 ok, 9 refused, 10 draw, 11 error.
-
-# The default palette (palette.DEFAULT_PALETTE) as R, G, B bytes per role, in the order of
-# palette.ROLES: FFFFFF 56B4E9 E69F00 009E73 FFFFFF 0072B2 CC79A7 F0E442 FFFFFF D55E00
-# 009E73 D55E00.
-_DEFAULT_RGB = (b"\xff\xff\xff\x56\xb4\xe9\xe6\x9f\x00\x00\x9e\x73\xff\xff\xff\x00\x72\xb2"
-                b"\xcc\x79\xa7\xf0\xe4\x42\xff\xff\xff\xd5\x5e\x00\x00\x9e\x73\xd5\x5e\x00")
-
-
 ROLES = _ring.ROLES
 DEFAULT_PALETTE = _ring.DEFAULT_PALETTE
 
@@ -111,6 +103,7 @@ class Ring:
         self.sb = 0
         self.bb = 0
         self.first_to_act = 0
+        self.kill = 0
         self.mode = NORMAL
         self.buf = bytearray(3 * leds)
         self.ma = 0  # estimated current of the last frame
@@ -118,9 +111,9 @@ class Ring:
         step = -1 if self.reverse else 1
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
-        # What a seat shows, up to five things: each one's palette role and level.
-        self._show_role = bytearray(5)
-        self._show_level = bytearray(5)
+        # What a seat shows, up to six things: each one's palette role and level.
+        self._show_role = bytearray(6)
+        self._show_level = bytearray(6)
         self._flash_seat = -1
         self._flash_also = -1
         self._flash_ok = True
@@ -132,10 +125,7 @@ class Ring:
     def set_palette(self, palette=None):
         """Default palette, overridden per role by a dict of role -> "RRGGBB" (read as
         ring.Ring reads it; a bad one raises ValueError)."""
-        if palette is None:
-            self._pal = bytearray(_DEFAULT_RGB)
-        else:
-            self._pal = _ring.palette_bytes(palette)
+        self._pal = _ring.palette_bytes(palette)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -160,7 +150,7 @@ class Ring:
         # The button alone on an active seat is white on every LED: the flash is dark there.
         if button_alone is None:
             button_alone = (seat > 0 and seat == self.button and self.status[seat] == ACTIVE
-                            and seat not in (self.sb, self.bb, self.first_to_act))
+                            and seat not in (self.sb, self.bb, self.first_to_act, self.kill))
         self._flash_dark = (ok and button_alone
                             and self._pal[0:3] == self._pal[24:27])          # button, ok
 
@@ -217,6 +207,11 @@ class Ring:
         if seat == self.sb:
             role[n] = 1  # role: sb
             level[n] = _LEVEL_ROLE
+            n += 1
+        if seat == self.kill:
+            role[n] = 12  # role: kill
+            on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
+            level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
             n += 1
         if seat == self.first_to_act:
             role[n] = 3  # role: first
