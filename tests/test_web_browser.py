@@ -415,6 +415,30 @@ def hold(page, selector, ms):
     page.mouse.up()
 
 
+def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
+    wait_log(page, "* info no saved state: clean start")
+    for s in (1, 2, 3):
+        page.click("#seat-%d" % s, delay=CLICK_MS)
+        wait_log(page, "* seat %d active" % s)
+    page.click("#next", delay=CLICK_MS)
+    page.click("#seat-1", delay=CLICK_MS)
+    wait_log(page, "* hand 1:")
+    centre = {}
+    for s in (2, 6):
+        page.locator("#seat-%d" % s).scroll_into_view_if_needed()
+        box = page.locator("#seat-%d" % s).bounding_box()
+        centre[s] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre[2])
+    page.mouse.down()
+    page.wait_for_timeout(200)
+    page.mouse.move(*centre[6], steps=5)
+    page.mouse.up()
+    wait_log(page, "* seat 6 ")
+    wait_log(page, "* seat 2 empty")
+    rows = seat_rows(page)
+    assert rows[1][1] == "empty" and rows[5][1] != "empty", rows
+
+
 def test_tournament_clock(page):
     assert page.is_hidden("#clock-box")   # a cash game: no clock
     page.fill("#config", TOURNAMENT)

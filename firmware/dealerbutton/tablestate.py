@@ -211,12 +211,13 @@ class TableState:
     # ---- undo ----------------------------------------------------------------------------
 
     def snapshot(self):
-        """A copy of the whole state, for restore()."""
-        return (bytes(self.facts), self.level, self.hand_level, self.hands, self.travel,
-                self.button, self.sb_seat, self.sb_player, self.bb)
+        """A copy of the whole state, for restore(): (the per-seat facts' bytes, the rest)."""
+        return (bytes(self.facts), (self.level, self.hand_level, self.hands, self.travel,
+                                    self.button, self.sb_seat, self.sb_player, self.bb))
 
     def restore(self, snapshot):
         """Back to the state of a snapshot()."""
-        (facts, self.level, self.hand_level, self.hands, self.travel, self.button,
-         self.sb_seat, self.sb_player, self.bb) = snapshot
+        facts, scalars = snapshot
+        (self.level, self.hand_level, self.hands, self.travel, self.button, self.sb_seat,
+         self.sb_player, self.bb) = scalars
         self.facts[:] = facts

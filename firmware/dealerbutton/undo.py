@@ -10,21 +10,50 @@ DEPTH = const(40)   # events that can be undone in a row (RULES.md E3: at least 
 
 
 class UndoHistory:
-    """Snapshots of a TableState (tablestate.py), kept before each event: undo() puts the
-    newest back. The oldest goes once DEPTH are kept."""
+    """The TableState (tablestate.py) before each of the last DEPTH events: undo() puts the
+    newest back.
+
+    The newest is kept whole (state.snapshot()). Each older one is kept as what it has
+    different from the one after it: its scalars, and the bytes of its per-seat facts that
+    differ, as (index high, index low, value) triples. An event changes a few seats' facts,
+    so 40 events cost a few kilobytes, not 40 copies of every fact."""
 
     def __init__(self):
-        self.snapshots = []
+        self.newest = None   # the state before the last event, whole: (facts, scalars)
+        self.older = []      # the ones before it, oldest first: (changed bytes, scalars)
 
     def keep(self, state):
         """Remember the state as it is, before an event changes it."""
-        if len(self.snapshots) == DEPTH:
-            self.snapshots.pop(0)
-        self.snapshots.append(state.snapshot())
+        snap = state.snapshot()
+        if self.newest is not None:
+            if len(self.older) == DEPTH - 1:
+                self.older.pop(0)
+            self.older.append((_changes(self.newest[0], snap[0]), self.newest[1]))
+        self.newest = snap
 
     def can_undo(self):
-        return len(self.snapshots) > 0
+        return self.newest is not None
 
     def undo(self, state):
         """Put the state back as it was before the last event kept."""
-        state.restore(self.snapshots.pop())
+        snap = self.newest
+        state.restore(snap)
+        if self.older:
+            changes, scalars = self.older.pop()
+            facts = bytearray(snap[0])
+            for i in range(0, len(changes), 3):
+                facts[changes[i] << 8 | changes[i + 1]] = changes[i + 2]
+            self.newest = (bytes(facts), scalars)
+        else:
+            self.newest = None
+
+
+def _changes(before, after):
+    """The bytes of `before` that differ from `after`: (index high, index low, value)."""
+    out = bytearray()
+    for i in range(len(before)):
+        if before[i] != after[i]:
+            out.append(i >> 8)
+            out.append(i & 0xFF)
+            out.append(before[i])
+    return bytes(out)

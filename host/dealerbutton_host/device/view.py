@@ -214,6 +214,10 @@ class TableModel:
             out.append("SB")
         if h.get("bb") == seat:
             out.append("BB")
+        if h.get("kill") == seat:
+            out.append("kill")
+        if h.get("button_blind") == seat:
+            out.append("btn blind")
         if h.get("first_to_act") == seat:
             out.append("first")
         post = (h.get("posts") or {}).get(str(seat))
@@ -244,6 +248,10 @@ def hand_lines(hand: Optional[dict], drawing: bool = False) -> List[str]:
         hand.get("n", 0), hand.get("button"), " (dead)" if dead else "",
         "SB %s" % hand["sb"] if hand.get("sb") is not None else "no small blind this hand",
         hand.get("bb"), hand.get("first_to_act"))
+    if hand.get("kill"):
+        first += "  kill %s" % hand["kill"]
+    if hand.get("button_blind"):
+        first += "  button blind %s" % hand["button_blind"]
     posts = hand.get("posts") or {}
     post_text = ", ".join("%s: %s" % (s, money(posts[s])) for s in sorted(posts, key=int))
     return [first, "dealt %s" % " ".join(str(s) for s in hand.get("dealt", [])),
@@ -312,13 +320,28 @@ def help_text(mode: str, seats: int, width: int = 200, drawing: bool = False) ->
 # What a seat's status is called on the screen, and what the less obvious words mean.
 STATUS_WORDS = {"wait": "waits for BB", "post": "will post"}
 LEGEND = (("waits for BB", "waits for BB: comes in on his big blind"),
+          ("moved, in", "moved, in N: changed seats, sits out N more deals"),
           ("will post", "will post: posts what he owes, then plays"))
 SEAT_HEADER = "seat  status       owes       this hand"
 SEAT_ROW = "%4d  %-12s %-10s %s"
 
 
+def marks_text(row: dict) -> str:
+    """What a seat row adds to its roles: a kill marked for the next hand, a missed ante or
+    button blind among what the player owes."""
+    out = []
+    if row.get("kill"):
+        out.append("half kill next" if row["kill"] == "half" else "kill next")
+    missed = [m for m in row.get("missed") or () if m in ("ante", "button_blind")]
+    if missed:
+        out.append("missed " + "+".join("ante" if m == "ante" else "btn blind" for m in missed))
+    return "".join(" " + t for t in out)
+
+
 def status_word(row: dict) -> str:
     status = str(row.get("status", "?"))
+    if status == "waiting" and row.get("wait") and row.get("choice") != "post":
+        return "moved, in %d" % row["wait"]   # a mover's wait: the deals he sits out (C3)
     if status == "waiting" and row.get("choice") in STATUS_WORDS:
         return STATUS_WORDS[row["choice"]]
     return status
@@ -386,7 +409,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     # The right-hand panel: how many rows each part takes, and what fits.
     rows = model.seat_rows()
     words = {status_word(row) for row in rows}
-    legend = [text for word, text in LEGEND if word in words]
+    legend = [text for word, text in LEGEND if any(w.startswith(word) for w in words)]
     # The ring's radius if rows allow: at most half the width, and room left for the seat
     # rows with their longest "this hand" ("first posted", "D SB first").
     panel_width = len(SEAT_ROW % (0, "", "", "")) + len("first posted")
@@ -467,9 +490,9 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         owes = row.get("owes") or [0, 0]
         owes_text = money(owes) if (owes[0] or owes[1]) else "-"
         status = status_word(row)
-        roles = model.roles(seat)
+        roles = model.roles(seat) + marks_text(row)
         if len(roles) > roles_width:
-            roles = model.roles(seat, short=True)
+            roles = model.roles(seat, short=True) + marks_text(row)
         put(3 + i, x0, SEAT_ROW % (seat, status, owes_text, roles),
             "dim" if status == "empty" else None)
     y = 3 + max(len(rows), 1)

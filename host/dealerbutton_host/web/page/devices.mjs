@@ -11,6 +11,7 @@ export const CONFIG_KEY = "dealerbutton.config"; // the config.json text, when e
 const TICK_MS = 5; // the board loop (a frame is due every 25 ms)
 const MIN_HOLD_MS = 100; // the buttons debounce for 50 ms: a shorter click would be lost
 export const LONG_MS = 1000; // a press held this long is a long press
+const CHORD_HOLD_MS = 400; // a seat held this long before another is pressed: a move (chords.py)
 const LONG_HOLD_MS = 1200; // how long a long press from the keyboard holds the button
 export const CLOCK_HOLD_MS = 5000; // the next-hand button held this long: the clock (tournament)
 
@@ -128,6 +129,21 @@ export class EmulatedBoard {
     setTimeout(() => this.buttonUp(i), LONG_HOLD_MS);
   }
 
+  // Seat a's player moved to seat b: the board's chord, a held (at least CHORD_HOLD_MS),
+  // b pressed and let go, then a let go.
+  move(a, b) {
+    const at = this.downAt[a];
+    if (at === undefined) return;
+    const wait = Math.max(0, CHORD_HOLD_MS - (performance.now() - at));
+    setTimeout(() => {
+      this.buttonDown(b);
+      setTimeout(() => {
+        this.buttonUp(b);
+        setTimeout(() => this.buttonUp(a), MIN_HOLD_MS + 60);
+      }, MIN_HOLD_MS);
+    }, wait);
+  }
+
   checkConfig(text) {
     return this.webtable.check(text);
   }
@@ -233,6 +249,12 @@ export class SerialBoard {
 
   longPress(i) {
     this.command("hold " + i);
+  }
+
+  // Seat a's player moved to seat b (a's press is dropped).
+  move(a, b) {
+    delete this.downAt[a];
+    this.command(`move ${a} ${b}`);
   }
 
   command(line) {

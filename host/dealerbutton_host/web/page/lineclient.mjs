@@ -127,6 +127,9 @@ export function owesText(owes, stakes) {
 // A seat's status in words: a waiting player by his choice.
 export function statusText(row) {
   if (row.status !== "waiting") return row.status;
+  if (row.wait && row.choice !== "post") {
+    return `moved: sits out ${row.wait} more deal${row.wait === 1 ? "" : "s"}`;
+  }
   return row.choice === "post" ? "will post, then play" : "waiting for the big blind";
 }
 
@@ -142,8 +145,10 @@ export function handLines(hand) {
     .map((s) => `${s}: ${money(posts[s])}`).join(", ");
   const sb = hand.sb === null || hand.sb === undefined ? "no small blind this hand"
     : `SB ${hand.sb}`;
+  const extra = (hand.kill ? `  kill ${hand.kill}` : "") +
+    (hand.button_blind ? `  button blind ${hand.button_blind}` : "");
   return [`hand ${hand.n}: D ${hand.button}${dead ? " (dead)" : ""}  ${sb}` +
-          `  BB ${hand.bb}  first to act ${hand.first_to_act}`,
+          `  BB ${hand.bb}  first to act ${hand.first_to_act}${extra}`,
           `dealt ${dealt.join(" ")}`, `posts ${postText || "-"}`];
 }
 
@@ -154,10 +159,22 @@ export function roles(hand, seat) {
   if (hand.button === seat) out.push(dealt.includes(seat) ? "D" : "D(dead)");
   if (hand.sb === seat) out.push("SB");
   if (hand.bb === seat) out.push("BB");
+  if (hand.kill === seat) out.push("kill");
+  if (hand.button_blind === seat) out.push("button blind");
   if (hand.first_to_act === seat) out.push("first");
   const post = (hand.posts || {})[String(seat)];
   if (post && seat !== hand.sb && seat !== hand.bb) out.push("posts " + money(post));
   return out.join(" ");
+}
+
+// What a seat's row says beside its roles in the hand: a kill marked for the next hand, a
+// missed ante or button blind among what he owes.
+export function seatRoles(hand, row) {
+  const out = [roles(hand, row.seat)];
+  if (row.kill) out.push(row.kill === "half" ? "half kill next hand" : "kill next hand");
+  const missed = (row.missed || []).filter((m) => m === "ante" || m === "button_blind");
+  if (missed.length) out.push("missed " + missed.join(", ").replace("button_blind", "button blind"));
+  return out.filter((t) => t).join("; ");
 }
 
 // LED and seat angles in turns from the top, clockwise, seat 1 first, following the

@@ -3,7 +3,7 @@
 // (the firmware running here) or a SerialBoard (a real board over Web Serial) alike.
 
 import { CONFIG_KEY, EmulatedBoard, FLASH_KEY, SerialBoard, loadRuntime } from "./devices.mjs";
-import { clockLeft, clockText, handLines, mss, owesText, ringPositions, roles, shown,
+import { clockLeft, clockText, handLines, mss, owesText, ringPositions, seatRoles, shown,
          statusText } from "./lineclient.mjs";
 
 const SEAT_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7",
@@ -128,7 +128,7 @@ function drawTable() {
     const tr = document.createElement("tr");
     const owes = owesText(row.owes, state.stakes);
     const status = statusText(row);
-    for (const text of [row.seat, status, owes, roles(hand, row.seat)]) {
+    for (const text of [row.seat, status, owes, seatRoles(hand, row)]) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
@@ -139,7 +139,7 @@ function drawTable() {
     if (b) {
       b.className = "button seat seat-" + row.status + (b.classList.contains("down") ? " down" : "");
       b.querySelector(".status").textContent = status;
-      b.querySelector(".roles").textContent = roles(hand, row.seat);
+      b.querySelector(".roles").textContent = seatRoles(hand, row);
     }
   }
 }
@@ -241,6 +241,14 @@ function loop() {
 }
 
 // -- buttons ------------------------------------------------------------------------------
+// A seat button dragged onto another seat (mouse or finger) and let go there is a seat
+// change: `move A B`, as the board's own chord (seat A held, seat B pressed) does.
+function seatUnder(e) {
+  const el = document.elementFromPoint(e.clientX, e.clientY);
+  const b = el && el.closest ? el.closest("[id^=seat-]") : null;
+  return b ? Number(b.id.slice(5)) : 0;
+}
+
 function wireButton(el, i) {
   el.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || !device) return;
@@ -248,10 +256,13 @@ function wireButton(el, i) {
     el.classList.add("down");
     device.buttonDown(i);
   });
-  const up = () => {
+  const up = (e) => {
     if (!el.classList.contains("down")) return;
     el.classList.remove("down");
-    if (device) device.buttonUp(i);
+    if (!device) return;
+    const to = i && e && e.type === "pointerup" ? seatUnder(e) : 0;
+    if (to && to !== i) device.move(i, to);
+    else device.buttonUp(i);
   };
   el.addEventListener("pointerup", up);
   el.addEventListener("pointercancel", up);
