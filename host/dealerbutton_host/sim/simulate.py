@@ -267,7 +267,7 @@ class Session:
         if present + len(away) > 2:
             choices.append(("leave", 0.6))
         if empty and present + len(away):
-            choices.append(("move", 0.3))
+            choices.append(("move", 0.5))
         if active and options.kills:
             choices.append(("kill", 0.3))
         if options.ante_kind:
