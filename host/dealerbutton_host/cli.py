@@ -265,10 +265,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return bench_main([])
         if args.command == "simulate":
+            from .sim.simulate import Options, referee_main, tournament_main
             from .sim.simulate import main as simulate_main
-            from .sim.simulate import referee_main, tournament_main
-
-            from .sim.simulate import Options
 
             seats = getattr(args, "seats", None)
             cash_only = [o for o, on in (("--button-blind", args.button_blind),
