@@ -132,16 +132,27 @@ def parser() -> argparse.ArgumentParser:
                    help="play every event on the independent referee too (referee.py) and "
                    "check every deal against what owes said before it")
     s.add_argument("--tournament", action="store_true",
-                   help="play a tournament per rule set instead (--hands: at most)")
+                   help="play a tournament per rule set instead (--hands: at most); with "
+                   "--referee, the random sessions at tournament tables")
     s.add_argument("--players", type=int, help="tournament: players at the start, 2 up to "
                    "the seats (default: as many as the seats)")
     s.add_argument("--minutes", type=whole(1), default=20,
                    help="tournament: minutes a level (default: 20)")
     s.add_argument("--pace", type=whole(1), default=30,
                    help="tournament: hands an hour (default: 30)")
-    s.add_argument("--ante-kind", choices=("bb", "each"), default="bb",
-                   help="tournament: one ante paid by the big blind (bb), or an ante from "
-                   "each player (default: bb)")
+    s.add_argument("--ante-kind", choices=("bb", "each", "button"),
+                   help="the ante: one paid by the big blind (bb), one from each player, or "
+                   "one paid by the player on the button (button: the dealer ante, F1); a "
+                   "tournament's comes from its schedule, the random sessions switch between "
+                   "levels with it (default: bb in a tournament, no ante in the sessions)")
+    s.add_argument("--button-blind", type=whole(1, 1000000), metavar="N",
+                   help="the random sessions: the player on the button posts a button blind "
+                   "of N chips too (F2; cash games)")
+    s.add_argument("--kills", action="store_true",
+                   help="the random sessions: the dealer marks kill blinds (F3; cash games)")
+    s.add_argument("--makeup", choices=("together", "one_per_hand"), default="together",
+                   help="the random sessions: a returning player posts his missed blinds "
+                   "together (M3) or one a hand (F4; cash games) (default: together)")
     s.add_argument("--json", metavar="FILE", type=new_file,
                    help="also write the figures as JSON to FILE (with what stopped the run, "
                    "if an invariant failed)")
@@ -254,17 +265,26 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             return bench_main([])
         if args.command == "simulate":
+            from .sim.simulate import Options, referee_main, tournament_main
             from .sim.simulate import main as simulate_main
-            from .sim.simulate import referee_main, tournament_main
 
             seats = getattr(args, "seats", None)
-            if args.tournament:
+            cash_only = [o for o, on in (("--button-blind", args.button_blind),
+                                         ("--kills", args.kills),
+                                         ("--makeup", args.makeup != "together")) if on]
+            if args.tournament and cash_only:
+                here.error("argument %s: cash games only, not with --tournament" % cash_only[0])
+            options = Options(args.tournament and args.referee, args.ante_kind,
+                              args.button_blind or 0, args.kills, args.makeup)
+            if args.tournament and not args.referee:
                 return tournament_main(args.seed, args.rules, seats or 9, args.players,
-                                       args.minutes, args.pace, args.ante_kind, args.hands,
-                                       args.json)
+                                       args.minutes, args.pace, args.ante_kind or "bb",
+                                       args.hands, args.json)
             if args.referee:
-                return referee_main(args.seed, args.hands, args.rules, seats, args.json)
-            return simulate_main(args.seed, args.hands, args.rules, seats or 9, args.json)
+                return referee_main(args.seed, args.hands, args.rules, seats, args.json,
+                                    options)
+            return simulate_main(args.seed, args.hands, args.rules, seats or 9, args.json,
+                                 options)
         if args.command == "web":
             return web(args)
         if args.command in ("bridge", "room"):

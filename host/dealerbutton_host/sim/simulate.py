@@ -3,8 +3,10 @@ and a fairness report per rule set (who paid which blind, posts, dead buttons).
 
 Each session seats a few players, deals the first hand with a random button, then
 between hands players join (posting or waiting), step away, come back, change their
-mind and bust out. Every hand is checked against the invariants of the rules; any
-failure stops the run with the seed, the session and its last events.
+mind, move to another seat, take over a seat just left and bust out; with the options, the
+dealer marks kills and the level (with its ante) changes. Every hand is checked against the
+invariants of the rules; any failure stops the run with the seed, the session and its last
+events.
 """
 
 from __future__ import annotations
@@ -21,6 +23,59 @@ from .referee import CheckedTable, Disagreement, notation, shortest
 
 RULE_SETS = ("dead", "moving", "simple")
 STAKES = (10, 20)
+# The levels a session with antes switches between: (small blind, big blind, ante).
+ANTE_LEVELS = ((10, 20, 5), (25, 50, 10), (10, 20, 0))
+
+
+class Options:
+    """What the random sessions play beyond two blinds: a tournament table (T1..T5), an ante
+    of a kind (each, bb, button: the dealer ante, F1) with level changes, a button blind
+    (F2), kills (F3), missed blinds made up one a hand (F4)."""
+
+    def __init__(self, tournament: bool = False, ante_kind: Optional[str] = None,
+                 button_blind: int = 0, kills: bool = False, makeup: str = "together"):
+        self.tournament = tournament
+        self.ante_kind = ante_kind
+        self.button_blind = button_blind
+        self.kills = kills
+        self.makeup = makeup
+
+    def table(self) -> Dict[str, object]:
+        """The table's own options, as Table takes them."""
+        return {"tournament": self.tournament, "button_blind": self.button_blind,
+                "makeup": self.makeup}
+
+    def words(self) -> str:
+        """The options as the report's first line gives them ("" for none)."""
+        out = []
+        if self.tournament:
+            out.append("tournament tables")
+        if self.ante_kind:
+            out.append("antes %s (levels %s)" % (self.ante_kind, ", ".join(
+                "%d/%d ante %d" % level for level in ANTE_LEVELS)))
+        if self.button_blind:
+            out.append("button blind %d" % self.button_blind)
+        if self.kills:
+            out.append("kills")
+        if self.makeup != "together":
+            out.append("missed blinds made up one a hand")
+        return "".join(", " + w for w in out)
+
+    def key(self) -> str:
+        """The options in the random seed: none adds nothing."""
+        return "".join("/" + w for w in self.words().split(", ")[1:])
+
+
+def blinds_of(h, s: int, button_blind: int):
+    """What seat s posts in hand h, the hand's antes and button blind aside: (live, dead)."""
+    live, dead = h.posts.get(s, (0, 0))
+    ante, kind = h.level[2], h.level[3]
+    if s in h.dealt and (kind == "each" or kind == "bb" and s == h.bb
+                         or kind == "button" and s == h.button):
+        dead -= ante
+    if s == h.button_blind:
+        live -= button_blind
+    return live, dead
 
 
 class InvariantFailed(AssertionError):
@@ -54,6 +109,7 @@ class Report:
         self.compared = 0       # events played on the referee too (--referee)
         self.owes_checks = 0    # seats' posts checked against what they owed
         self.new_games = 0      # hands dealt as a new game (D5, MS2)
+        self.accepted: Dict[str, int] = {}  # events played on both and accepted, by name
 
     def add_hand(self, h) -> None:
         self.hands += 1
@@ -134,14 +190,17 @@ class Session:
     """One table from its first hand to its last, with random comings and goings."""
 
     def __init__(self, rng: random.Random, rules: str, seats: int, report: Report,
-                 number: int, table_class=None):
+                 number: int, table_class=None, options: Optional[Options] = None):
         self.rng = rng
         self.rules = rules
         self.seats = seats
         self.report = report
         self.number = number
-        self.t = (table_class or Table)(seats=seats, rules=rules, stakes=STAKES)
+        self.options = options or Options()
+        self.t = (table_class or Table)(seats=seats, rules=rules, stakes=STAKES,
+                                        **self.options.table())
         self.history: List[str] = []
+        self.changed: set = set()   # seats left, moved from or to since the last deal
 
     def fail(self, rule: str, text: str):
         err = InvariantFailed("%s (%s) in session %d, hand %d, rules %s\nlast events: %s"
@@ -165,7 +224,7 @@ class Session:
         label = " ".join([name] + [str(a) for a in args])
         self.report.events += 1
         try:
-            fn(*args)
+            result = fn(*args)
         except RuleError as e:
             self.report.refused += 1
             self.check(self.t.to_dict() == before, "E2", "refused %r changed the table" % label)
@@ -173,6 +232,12 @@ class Session:
             self.history.append(label + " (refused)")
             return False
         self.history.append(label)
+        if name in ("leave", "move", "take", "undo"):
+            self.changed.update(a for a in args if isinstance(a, int))
+            if name == "undo":
+                self.changed.update(range(1, self.seats + 1))
+        if result is False:  # (set_level: the level in force already, no event)
+            return True
         if name != "undo" and self.rng.random() < 0.05:  # E3: undo restores exactly, then do it again
             after = self.t.to_dict()
             self.t.undo()
@@ -183,7 +248,8 @@ class Session:
         return True
 
     def random_event(self) -> None:
-        rng, t = self.rng, self.t
+        rng, t, options = self.rng, self.t, self.options
+        cash = not options.tournament
         empty = self.seats_with("empty")
         active = self.seats_with("active")
         away = self.seats_with("away")
@@ -196,38 +262,58 @@ class Session:
             choices.append(("away", 0.4))
         if away:
             choices.append(("back", 1.0))
-        if waiting:
+        if waiting and cash:
             choices.append(("choose", 0.3))
         if present + len(away) > 2:
             choices.append(("leave", 0.6))
+        if empty and present + len(away):
+            choices.append(("move", 0.5))
+        if active and options.kills:
+            choices.append(("kill", 0.3))
+        if options.ante_kind:
+            choices.append(("level", 0.1))
         choices.append(("bad", 0.15))
         kinds, weights = zip(*choices, strict=True)
         kind = rng.choices(kinds, weights)[0]
         if kind == "sit":
-            post = rng.random() < 0.5
+            post = cash and rng.random() < 0.5
             self.apply("sit", t.sit, rng.choice(empty), post)
         elif kind == "away":
             self.apply("away", t.away, rng.choice(active))
         elif kind == "back":
-            self.apply("back", t.back, rng.choice(away), rng.random() < 0.4)
+            self.apply("back", t.back, rng.choice(away), cash and rng.random() < 0.4)
         elif kind == "choose":
             self.apply("choose", t.choose, rng.choice(waiting), rng.choice(("post", "wait")))
         elif kind == "leave":
-            self.apply("leave", t.leave, rng.choice(active + away + waiting))
+            seat = rng.choice(active + away + waiting)
+            if self.apply("leave", t.leave, seat) and cash and rng.random() < 0.4:
+                self.apply("take", t.take, seat)  # C6: a new player takes over at once
+        elif kind == "move":
+            self.apply("move", t.move, rng.choice(active + away + waiting), rng.choice(empty))
+        elif kind == "kill":
+            self.apply("kill", t.kill, rng.choice(active), rng.random() < 0.3)
+        elif kind == "level":
+            sb, bb, ante = rng.choice(ANTE_LEVELS)
+            self.apply("level", t.set_level, sb, bb, ante, options.ante_kind)
         else:  # an event the rules must refuse, or may: anything on any seat
             seat = rng.randint(1, self.seats)
-            what = rng.choice(("sit", "away", "back", "leave", "choose", "undo"))
+            what = rng.choice(("sit", "away", "back", "leave", "choose", "undo", "move", "take",
+                               "kill"))
             if what == "choose":
                 self.apply("choose", t.choose, seat, rng.choice(("post", "wait", "maybe")))
             elif what == "undo":  # undo whatever came last (an event or a deal)
                 self.apply("undo", t.undo)
+            elif what == "move":
+                self.apply("move", t.move, seat, rng.randint(0, self.seats + 1))
             else:
                 self.apply(what, getattr(t, what), seat)
 
     # -- hands ------------------------------------------------------------------------------
     def deal(self) -> Optional[object]:
         t = self.t
-        big = STAKES[1]
+        small, big, ante, _ = t.level
+        tournament = self.options.tournament
+        button_blind = self.options.button_blind
         prev = t.hand
         status_before = {s: t.status(s) for s in range(1, self.seats + 1)}
         twin = Table.from_dict(json.loads(json.dumps(t.to_dict())))
@@ -242,7 +328,8 @@ class Session:
             h = t.deal(button) if button else t.deal()
         except RuleError:
             self.report.refused += 1
-            present = [s for s, st in status_before.items() if st in ("active", "waiting")]
+            present = [s for s, st in status_before.items()
+                       if st in ("active", "waiting") or tournament and st == "away"]
             self.check(len(present) < 2, "D5", "deal refused with %d players present"
                        % len(present))
             self.history.append("deal (refused)")
@@ -260,7 +347,7 @@ class Session:
         # Exactly one BB, always dealt in, posting a big blind and nothing more (DB1, M4).
         self.check(isinstance(h.bb, int) and h.bb in dealt, "DB1",
                    "BB %r not dealt in %r" % (h.bb, dealt))
-        self.check(tuple(h.posts.get(h.bb, (0, 0))) == (big, 0), "M4",
+        self.check(h.kill == h.bb or blinds_of(h, h.bb, button_blind) == (big, 0), "M4",
                    "BB seat %d posts %r" % (h.bb, h.posts.get(h.bb)))
         self.check(len(dealt) >= 2 and len(set(dealt)) == len(dealt), "D1",
                    "dealt %r" % (dealt,))
@@ -270,33 +357,42 @@ class Session:
         self.check(1 <= h.button <= self.seats, "DB3", "button %r" % h.button)
         self.check(set(h.posts) <= set(dealt), "D1", "posts by seats not dealt in: %r"
                    % h.posts)
-        for s in dealt:
-            self.check(status_before[s] in ("active", "waiting"), "D4",
+        for s in dealt:  # (T1: at a tournament table away players are dealt in, still away)
+            self.check(status_before[s] in ("active", "waiting")
+                       or tournament and status_before[s] == "away", "D4",
                        "seat %d was %s and got dealt in" % (s, status_before[s]))
-            self.check(t.status(s) == "active", "D1", "seat %d dealt in but %s"
-                       % (s, t.status(s)))
+            self.check(t.status(s) == "active" or tournament and t.status(s) == "away", "D1",
+                       "seat %d dealt in but %s" % (s, t.status(s)))
         # Heads-up: the button posts the SB and acts first (H1).
         if len(dealt) == 2:
             other = dealt[0] if dealt[1] == h.button else dealt[1]
             self.check(h.button in dealt and h.sb == h.button and h.bb == other, "H1",
                        "heads-up %r: button must post the SB" % h)
-            self.check(h.first_to_act == h.button, "H1", "heads-up first to act %r"
+            first = other if h.kill == h.button else h.button   # F3: the killer acts last
+            self.check(h.first_to_act == first, "H1", "heads-up first to act %r"
                        % h.first_to_act)
-        # Dead button: whoever paid the BB pays the SB next, with 3+ dealt in (DB2).
+        # Dead button: whoever paid the BB pays the SB next, with 3+ dealt in (DB2), his
+        # seat not changed since (C1, C6) and he not a newcomer held out (T2).
         if (self.rules == "dead" and prev is not None and len(dealt) >= 3
-                and status_before.get(prev.bb) == "active"):
+                and status_before.get(prev.bb) == "active" and prev.bb not in self.changed
+                and (prev.bb in dealt or not tournament)):
             self.check(h.sb == prev.bb, "DB2", "previous BB %d is active but the SB is %r"
                        % (prev.bb, h.sb))
-        # One set of blinds owed at most (M2).
+        self.changed = set()
+        # One set of blinds owed at most (M2, F1, F2): a big or a small blind live, a small
+        # blind, a dealer ante and a button blind dead.
         for s in range(1, self.seats + 1):
             live, dead = t.owes(s)
-            self.check(live in (0, big) and dead in (0, STAKES[0]), "M2",
-                       "seat %d owes %r" % (s, (live, dead)))
+            self.check(live in (0, small, big) and 0 <= dead <= small + ante + button_blind,
+                       "M2", "seat %d owes %r" % (s, (live, dead)))
         self.report.add_hand(h)
         return h
 
     def play(self, hands: int, progress) -> int:
         rng = self.rng
+        if self.options.ante_kind:
+            sb, bb, ante = ANTE_LEVELS[0]
+            self.apply("level", self.t.set_level, sb, bb, ante, self.options.ante_kind)
         for _ in range(rng.randint(2, self.seats)):
             self.apply("sit", self.t.sit, rng.choice(self.seats_with("empty")))
         if len(self.seats_with("active")) >= 3 and rng.random() < 0.25:
@@ -319,11 +415,12 @@ class Session:
 
 
 def simulate(rules: str, seed: int, hands: int, seats: int, progress=None,
-             referee: bool = False) -> Report:
+             referee: bool = False, options: Optional[Options] = None) -> Report:
     """Random sessions of `hands` hands in all; with referee=True every event is played on
     the independent referee too (referee.CheckedTable), and a disagreement is raised with
-    the session that led to it (its `table`)."""
-    rng = random.Random("%d/%s/%d" % (seed, rules, seats))
+    the session that led to it (its `table`). `options`: what they play beyond two blinds."""
+    options = options or Options()
+    rng = random.Random("%d/%s/%d%s" % (seed, rules, seats, options.key()))
     report = Report(rules, seats)
     progress = progress or (lambda n: None)
     done = 0
@@ -331,7 +428,7 @@ def simulate(rules: str, seed: int, hands: int, seats: int, progress=None,
         report.sessions += 1
         length = min(hands - done, rng.randint(20, 400))
         session = Session(rng, rules, seats, report, report.sessions,
-                          CheckedTable if referee else None)
+                          CheckedTable if referee else None, options)
         checked = session.t if isinstance(session.t, CheckedTable) else None
         try:
             done += session.play(length, progress)
@@ -342,6 +439,8 @@ def simulate(rules: str, seed: int, hands: int, seats: int, progress=None,
             report.compared += checked.compared
             report.owes_checks += checked.owes_checks
             report.new_games += checked.new_games
+            for name, count in checked.accepted.items():
+                report.accepted[name] = report.accepted.get(name, 0) + count
     return report
 
 
@@ -388,7 +487,8 @@ def failed(bar: "Progress", start: float, seed: int, e: AssertionError,
         if out is not None:
             out["failed"] = "invariant failed: %s" % e
         return 1
-    session = notation(table.seats, table.rules, shortest(table.seats, table.rules, table.log))
+    log = shortest(table.seats, table.rules, table.log, **table.options)
+    session = notation(table.seats, table.rules, log, **table.options)
     print("DISAGREEMENT (seed %d, rules %s, %d seats) %s" % (seed, table.rules, table.seats, e))
     print("shortest session: %s" % session)
     if out is not None:
@@ -397,22 +497,25 @@ def failed(bar: "Progress", start: float, seed: int, e: AssertionError,
     return 1
 
 
-def main(seed: int, hands: int, rules: str, seats: int, json_path: Optional[str] = None) -> int:
+def main(seed: int, hands: int, rules: str, seats: int, json_path: Optional[str] = None,
+         options: Optional[Options] = None) -> int:
     if not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
         return 2
+    options = options or Options()
     sets = RULE_SETS if rules == "all" else (rules,)
-    print("simulate: seed %d, %d hands per rule set, %d seats, stakes %d/%d"
-          % (seed, hands, seats, STAKES[0], STAKES[1]))
+    print("simulate: seed %d, %d hands per rule set, %d seats, stakes %d/%d%s"
+          % (seed, hands, seats, STAKES[0], STAKES[1], options.words()))
     out: Dict[str, object] = {"mode": "fairness", "seed": seed, "hands": hands, "seats": seats,
-                              "stakes": list(STAKES), "rule_sets": {}}
+                              "stakes": list(STAKES), "options": vars(options),
+                              "rule_sets": {}}
     done: Dict[str, object] = {}
     out["rule_sets"] = done
     for name in sets:
         bar = Progress(hands, "rules " + name)
         start = time.monotonic()
         try:
-            report = simulate(name, seed, hands, seats, bar)
+            report = simulate(name, seed, hands, seats, bar, options=options)
         except InvariantFailed as e:
             rc = failed(bar, start, seed, e, out)
             write_json(json_path, out)
@@ -427,22 +530,26 @@ def main(seed: int, hands: int, rules: str, seats: int, json_path: Optional[str]
 
 
 def referee_main(seed: int, hands: int, rules: str, seats: Optional[int],
-                 json_path: Optional[str] = None) -> int:
+                 json_path: Optional[str] = None, options: Optional[Options] = None) -> int:
     """--referee: the random sessions on every table size from 2 to 12 seats (or --seats),
     every event played on the independent referee too and every deal checked against what
     `owes` said before it; figures per rule set and table size, or the first disagreement
-    with the shortest session that shows it."""
+    with the shortest session that shows it. `options`: what they play beyond two blinds
+    (tournament tables too)."""
+    options = options or Options()
     if seats is not None and not 2 <= seats <= 12:
         print("dealerbutton simulate: --seats must be 2..12", file=sys.stderr)
         return 2
     sizes = list(range(2, 13)) if seats is None else [seats]
     sets = RULE_SETS if rules == "all" else (rules,)
-    print("simulate --referee: seed %d, %d hands per rule set on %s, stakes %d/%d; every event "
-          "played on the referee too" % (seed, hands, "%d seats" % seats if seats
-                                         else "2 to 12 seats", STAKES[0], STAKES[1]))
+    print("simulate --referee: seed %d, %d hands per rule set on %s, stakes %d/%d%s; every "
+          "event played on the referee too" % (seed, hands, "%d seats" % seats if seats
+                                               else "2 to 12 seats", STAKES[0], STAKES[1],
+                                               options.words()))
     done: Dict[str, object] = {}
     out: Dict[str, object] = {"mode": "referee", "seed": seed, "hands": hands, "seats": sizes,
-                              "stakes": list(STAKES), "rule_sets": done}
+                              "stakes": list(STAKES), "options": vars(options),
+                              "rule_sets": done}
     for name in sets:
         bar = Progress(hands, "referee " + name)
         start = time.monotonic()
@@ -450,7 +557,8 @@ def referee_main(seed: int, hands: int, rules: str, seats: Optional[int],
         for i, size in enumerate(sizes):
             share = hands * (i + 1) // len(sizes) - hands * i // len(sizes)
             try:
-                reports.append(simulate(name, seed, share, size, bar, referee=True))
+                reports.append(simulate(name, seed, share, size, bar, referee=True,
+                                        options=options))
             except (Disagreement, InvariantFailed) as e:
                 rc = failed(bar, start, seed, e, out)
                 write_json(json_path, out)
