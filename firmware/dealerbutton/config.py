@@ -22,6 +22,7 @@ config in force (to_json).
 import json
 
 from dealerbutton.ring import ROLES, is_colour
+from dealerbutton.strictjson import json_error
 from dealerbutton.values import is_int, show
 
 RULES = ("dead", "moving", "simple")
@@ -382,132 +383,6 @@ def _check_seat_pins(errors, pins, seats):
     return ok
 
 
-def _json_error(text):
-    """Where text breaks strict JSON (RFC 8259), or None.  MicroPython's json.loads lets
-    trailing commas, missing colons, leading zeros and more through; the board must refuse
-    what deploy on the host refuses, so config.json is checked here first."""
-    n = len(text)
-    ws = " \t\r\n"
-    stack = []  # "{" or "[" of the open containers
-    i = 0
-    want = "value"  # what may come next: value, key, colon, more (a comma or the close)
-
-    def skip(i):
-        while i < n and text[i] in ws:
-            i += 1
-        return i
-
-    while True:
-        i = skip(i)
-        if i >= n:
-            return None if want == "end" else "unexpected end of the text"
-        c = text[i]
-        if want == "end":
-            return "unexpected %r after the end at character %d" % (c, i)
-        if want == "colon":
-            if c != ":":
-                return "expected ':' at character %d" % i
-            i += 1
-            want = "value"
-            continue
-        if want == "more":
-            close = "}" if stack[-1] == "{" else "]"
-            if c == ",":
-                i += 1
-                want = "key" if stack[-1] == "{" else "value"
-                continue
-            if c != close:
-                return "expected ',' or %r at character %d" % (close, i)
-            stack.pop()
-            i += 1
-            want = "more" if stack else "end"
-            continue
-        # a value, or a key of an object
-        if c in "}]" and i > 0 and text[_skip_back(text, i)] in "{[" and stack:
-            # an empty object or array
-            if (c == "}") != (stack[-1] == "{"):
-                return "mismatched %r at character %d" % (c, i)
-            stack.pop()
-            i += 1
-            want = "more" if stack else "end"
-            continue
-        if want == "key" and c != '"':
-            return "expected a field name in quotes at character %d" % i
-        if c == '"':
-            i += 1
-            while True:
-                if i >= n:
-                    return "unterminated string"
-                c = text[i]
-                if c == '"':
-                    break
-                if ord(c) < 32:
-                    return "control character in a string at character %d" % i
-                if c == "\\":
-                    i += 1
-                    if i >= n:
-                        return "unterminated string"
-                    if text[i] == "u":
-                        h = text[i + 1:i + 5]
-                        if len(h) < 4 or any(x not in "0123456789abcdefABCDEF" for x in h):
-                            return "bad \\u escape at character %d" % i
-                        i += 4
-                    elif text[i] not in '"\\/bfnrt':
-                        return "bad escape at character %d" % i
-                i += 1
-            i += 1
-            if want == "key":
-                want = "colon"
-                continue
-        elif c in "{[":
-            stack.append(c)
-            i += 1
-            want = "key" if c == "{" else "value"
-            continue
-        elif c == "-" or "0" <= c <= "9":
-            start = i + 1 if c == "-" else i
-            j = _digits(text, start)
-            if j == start or (text[start] == "0" and j - start > 1):
-                return "bad number at character %d" % i
-            if j < n and text[j] == ".":
-                k = _digits(text, j + 1)
-                if k == j + 1:
-                    return "bad number at character %d" % i
-                j = k
-            if j < n and text[j] in "eE":
-                j += 1
-                if j < n and text[j] in "+-":
-                    j += 1
-                k = _digits(text, j)
-                if k == j:
-                    return "bad number at character %d" % i
-                j = k
-            i = j
-        else:
-            for word in ("true", "false", "null"):
-                if text[i:i + len(word)] == word:
-                    i += len(word)
-                    break
-            else:
-                return "unexpected %r at character %d" % (c, i)
-        want = "more" if stack else "end"
-
-
-def _digits(text, i):
-    """The index after the run of decimal digits that starts at i (i itself if none)."""
-    while i < len(text) and "0" <= text[i] <= "9":
-        i += 1
-    return i
-
-
-def _skip_back(text, i):
-    """The index of the last non-blank character before i."""
-    i -= 1
-    while i > 0 and text[i] in " \t\r\n":
-        i -= 1
-    return i
-
-
 def parse(data, name="config.json"):
     """(object, errors) from the bytes or text of a JSON file: not UTF-8, or not strict
     JSON, gives (None, [one message naming the file])."""
@@ -516,7 +391,7 @@ def parse(data, name="config.json"):
             data = data.decode("utf-8")
         except UnicodeError:
             return None, ["%s: not UTF-8 text" % name]
-    err = _json_error(data)
+    err = json_error(data)
     if err is None:
         try:
             return json.loads(data), []

@@ -46,6 +46,18 @@ def test_malformed_json_is_refused():
     assert cfg == config.defaults()
 
 
+def test_malformed_json_says_what_and_where_by_line_and_column():
+    text = '{\n  "seats": 9,\n  "leds": 24,\n}\n'
+    assert config.load_text(text)[1] == [
+        "config.json: malformed JSON (expected a field name in quotes at line 4, column 1)"]
+    for bad, why in (('{"seats": 09}', "bad number at line 1, column 11"),
+                     ('{"seats" 9}', "expected ':' at line 1, column 10"),
+                     ('{"rules": "de\\ad"}', "bad escape at line 1, column 15"),
+                     ('[1, 2', "expected ',' or ']' at line 1, column 6"),
+                     ('{"seats": 9} x', "unexpected 'x' after the end at line 1, column 14")):
+        assert config.load_text(bad)[1] == ["config.json: malformed JSON (%s)" % why], bad
+
+
 def test_not_an_object():
     assert fields(errors_of([1, 2])) == ["config"]
     assert fields(config.load_text("42")[1]) == ["config"]
