@@ -95,12 +95,12 @@ def test_the_targets_hold_on_the_board(bench):
         if "heap_b" in f:
             assert f["heap_b"] <= boardbench.HEAP_BUDGET, (key, f["heap_b"])
         probe = f["probe"]
-        # Nothing allocated in a frame, an idle turn, a seat event: the collector never
-        # runs inside a frame (MicroPython collects only when an allocation finds the heap
-        # full; the loop runs it after a frame).
+        # Nothing allocated in a frame or an idle turn: the collector never runs inside a
+        # frame (MicroPython collects only when an allocation finds the heap full; the loop
+        # runs it after a frame). A table event may allocate (plain code; undo keeps what
+        # it changed).
         assert probe["bytes"]["frame"] == 0, key
         assert probe["bytes"]["idle_turn"] == 0, key
-        assert probe["bytes"]["event"] == 0, key
     presses = setups["cash"]["presses"]
     assert not presses["not_seen"], presses["not_seen"]
     assert set(presses["roles"]) >= {"button", "SB", "BB", "first to act", "away", "empty",
