@@ -53,6 +53,7 @@ saved = board.make_store() if hasattr(board, "FlashStore") else store.Store(stor
 app = App(cfg, board.make_strip(cfg), pins, quiet, saved,
           now_ms=ms(), bank=bank)
 app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
+app.panel.rest_ms = getattr(board, "REST_MS", app.panel.rest_ms)
 now = app.now
 out = {"leds": cfg["leds"], "seats": cfg["seats"], "frame_ms": app.frame_ms}
 
