@@ -121,23 +121,11 @@ class SteadyPicture:
         for seat in range(1, self._seats + 1):
             if status[seat] != drawn[seat]:
                 again[seat] = 1
-        # A role that moved: the seat it left and the seat it reached ([0], nobody, is never
-        # drawn).
-        if ring.button != self._drawn_button:
-            again[self._drawn_button] = 1
-            again[ring.button] = 1
-        if ring.sb != self._drawn_sb:
-            again[self._drawn_sb] = 1
-            again[ring.sb] = 1
-        if ring.bb != self._drawn_bb:
-            again[self._drawn_bb] = 1
-            again[ring.bb] = 1
-        if ring.first_to_act != self._drawn_first_to_act:
-            again[self._drawn_first_to_act] = 1
-            again[ring.first_to_act] = 1
-        if ring.kill != self._drawn_kill:
-            again[self._drawn_kill] = 1
-            again[ring.kill] = 1
+        _moved(again, self._drawn_button, ring.button)
+        _moved(again, self._drawn_sb, ring.sb)
+        _moved(again, self._drawn_bb, ring.bb)
+        _moved(again, self._drawn_first_to_act, ring.first_to_act)
+        _moved(again, self._drawn_kill, ring.kill)
         self._note_drawn(ring)
         canvas = self._canvas
         base = self.bases[0]
@@ -204,6 +192,14 @@ class SteadyPicture:
                 free[n] = b - 1
                 n += 1
         self.nfree = n
+
+
+def _moved(again, was, now):
+    """A role that moved from seat was to seat now: both are marked to draw again ([0],
+    nobody, is never drawn)."""
+    if was != now:
+        again[was] = 1
+        again[now] = 1
 
 
 def _has_role(ring, seat):
