@@ -37,6 +37,8 @@ class UndoHistory:
     def undo(self, state):
         """Put the state back as it was before the last event kept."""
         snap = self.newest
+        if snap is None:
+            raise ValueError("nothing to undo")
         state.restore(snap)
         if self.older:
             changes, scalars = self.older.pop()

@@ -673,7 +673,7 @@ def test_viper_and_plain_loops_agree():
     import sys
     from array import array
 
-    from dealerbutton import plainloops
+    from dealerbutton import plainloops, ringcanvas
     fastloops = viper_loops()
     rng = Lcg(77)
     for case in range(200):
@@ -711,8 +711,8 @@ def test_viper_and_plain_loops_agree():
             assert fastloops.paint(fast, phys, a, b, rgb) == delta, case
             assert fast == painted, case
     if sys.implementation.name == "micropython":
-        assert R._scale is fastloops.scale and R._paint_run is fastloops.paint
-        assert R._colour_of is fastloops.colour
+        assert ringcanvas.scale is fastloops.scale and ringcanvas.paint_run is fastloops.paint
+        assert ringcanvas.colour_of is fastloops.colour
 
 
 def viper_loops():

@@ -3,6 +3,7 @@ app on its now_ms, its events and commands, the level played from the next deal,
 during a break, the clock saved with the table and back paused after a power cut, the
 next-hand button held 5 s, and nothing allocated per frame (CPython and MicroPython)."""
 import json
+
 import mptest
 from dealerbutton import config, store
 from dealerbutton import ring as R

@@ -293,9 +293,10 @@ class RingView:
         ring.button = ring.sb = ring.bb = ring.first_to_act = 0
         ring.flash(seat, True, 0)
         buf = ring.render(0)
-        ring._flash_seat = -1  # (a bench copy: its flash ends here)
-        return ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
-                for i in self.arc(seat)]
+        colours = ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
+                   for i in self.arc(seat)]
+        ring.render(1000)  # (a bench copy: its flash is over by then)
+        return colours
 
     def held_colour(self, seat: int) -> List[str]:
         """What seat's arc shows while its button is held (ring.Ring.hold)."""

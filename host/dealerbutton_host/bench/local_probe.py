@@ -46,7 +46,9 @@ SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
 # What main.py brings in through board.py, each module after the ones it imports.
-IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons", "dealerbutton.ring",
+IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons",
+                "dealerbutton.palette", "dealerbutton.ringcanvas", "dealerbutton.seatlook",
+                "dealerbutton.ringsteady", "dealerbutton.ringoverlays", "dealerbutton.ring",
                 "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
                 "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
                 "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",
