@@ -40,11 +40,6 @@ class Options:
         self.kills = kills
         self.makeup = makeup
 
-    def table(self) -> Dict[str, object]:
-        """The table's own options, as Table takes them."""
-        return {"tournament": self.tournament, "button_blind": self.button_blind,
-                "makeup": self.makeup}
-
     def words(self) -> str:
         """The options as the report's first line gives them ("" for none)."""
         out = []
@@ -197,8 +192,10 @@ class Session:
         self.report = report
         self.number = number
         self.options = options or Options()
+        o = self.options
         self.t = (table_class or Table)(seats=seats, rules=rules, stakes=STAKES,
-                                        **self.options.table())
+                                        tournament=o.tournament, button_blind=o.button_blind,
+                                        makeup=o.makeup)
         self.history: List[str] = []
         self.changed: set = set()   # seats left, moved from or to since the last deal
 
