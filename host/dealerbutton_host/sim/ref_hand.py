@@ -4,10 +4,9 @@ seats. What each seat posts is ref_posts.py's. Shares no code with dealerbutton.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
-if TYPE_CHECKING:
-    from .ref_table import Referee
+Referee = Any   # the referee's table (ref_table.Referee), which calls this module
 
 
 class Charge:
@@ -105,9 +104,8 @@ def first_before_stop(seats: List[int], among: Set[int], stop: int) -> Optional[
 # -- the plan ---------------------------------------------------------------------------------
 
 def plan(ref: "Referee", draw: Optional[int] = None) -> Next:
-    """The next hand of the referee's table (the first with the seat that won the draw)."""
-    from .ref_posts import charge
-
+    """The next hand's positions and who is dealt in, at the referee's table (the first
+    with the seat that won the draw); what it charges is ref_posts.charge's."""
     nx = Next()
     active = ref.actives()
     present = ref.presents()
@@ -119,7 +117,6 @@ def plan(ref: "Referee", draw: Optional[int] = None) -> Next:
     else:
         regular_hand(ref, nx, active, present)
     count_passes(ref, nx, draw)
-    charge(ref, nx)
     return nx
 
 

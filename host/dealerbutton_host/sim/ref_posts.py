@@ -3,12 +3,12 @@ player owes (M6), written from RULES.md. Shares no code with dealerbutton."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from .ref_hand import Charge, Next, after, first_after, moved_over
 
-if TYPE_CHECKING:
-    from .ref_table import Player, Referee
+Referee = Any   # the referee's table and its players (ref_table.py), which call this module
+Player = Any
 
 
 def charge(ref: "Referee", nx: Next):

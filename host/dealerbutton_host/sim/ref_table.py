@@ -233,7 +233,10 @@ class Referee:
         return button is None
 
     def plan(self, draw: Optional[int] = None) -> Next:
-        return ref_hand.plan(self, draw)
+        """The next hand: its positions, who is dealt in, and what it charges."""
+        nx = ref_hand.plan(self, draw)
+        ref_posts.charge(self, nx)
+        return nx
 
     def deal(self, draw: Optional[int] = None) -> Optional[Tuple[Next, Dict]]:
         """The next hand is dealt: (its plan, its posts in chips), or None if refused."""
