@@ -65,9 +65,20 @@ _thing_level = bytearray(6)
 def draw_seat(ring, canvas, seat, now_ms, brightness, out):
     """Draws what seat shows at now_ms, by ring's statuses and roles, onto its arc in out,
     which must be dark there; returns the sum of the bytes drawn."""
+    n = _things(ring, seat, now_ms)
+    if n == 0:
+        return 0
+    if seat == ring.first_to_act:
+        _breathe(n, now_ms)
+    return _paint_things(canvas, seat, n, brightness, out)
+
+
+def _things(ring, seat, now_ms):
+    """What seat shows, in priority order, into _thing_role and _thing_level: how many."""
     status = ring.status[seat]
     role = _thing_role
     level = _thing_level
+    blink = _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF
     n = 0
     if seat == ring.button:
         role[n] = ROLE_BUTTON
@@ -83,8 +94,7 @@ def draw_seat(ring, canvas, seat, now_ms, brightness, out):
         n += 1
     if seat == ring.kill:
         role[n] = ROLE_KILL
-        on = now_ms % POST_BLINK_MS < POST_OFF_MS
-        level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+        level[n] = blink
         n += 1
     if seat == ring.first_to_act:
         role[n] = ROLE_FIRST
@@ -100,24 +110,31 @@ def draw_seat(ring, canvas, seat, now_ms, brightness, out):
         n += 1
     elif status == WAIT_POST:
         role[n] = ROLE_WAIT_POST
-        on = now_ms % POST_BLINK_MS < POST_OFF_MS
-        level[n] = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
+        level[n] = blink
         n += 1
     elif status == ACTIVE and n == 0:
         role[n] = ROLE_ACTIVE
         level[n] = _LEVEL_ACTIVE
         n += 1
-    if n == 0:
-        return 0
-    if seat == ring.first_to_act:
-        # Breathe: a triangle wave between pulse_low and full.
-        half = _PULSE_MS // 2
-        t = now_ms % _PULSE_MS
-        if t >= half:
-            t = _PULSE_MS - t
-        t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
-        for j in range(n):
-            level[j] = level[j] * t // 255
+    return n
+
+
+def _breathe(n, now_ms):
+    """The first n things' levels scaled by the breath of first to act: a triangle wave
+    between _PULSE_LOW and full."""
+    half = _PULSE_MS // 2
+    t = now_ms % _PULSE_MS
+    if t >= half:
+        t = _PULSE_MS - t
+    t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
+    level = _thing_level
+    for j in range(n):
+        level[j] = level[j] * t // 255
+
+
+def _paint_things(canvas, seat, n, brightness, out):
+    """The first n things painted onto seat's arc, sharing its LEDs (the first ones win
+    when there are fewer LEDs than things); returns the sum of the bytes drawn."""
     start = canvas.start[seat - 1]
     size = canvas.start[seat] - start
     if size >= 4:
@@ -125,6 +142,8 @@ def draw_seat(ring, canvas, seat, now_ms, brightness, out):
     phys = canvas.phys
     pal = canvas.pal
     rgb = canvas.rgb
+    role = _thing_role
+    level = _thing_level
     total = 0
     k = start
     if n > size:
