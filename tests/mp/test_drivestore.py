@@ -86,8 +86,8 @@ def test_a_drive_without_its_files_says_which_and_how_to_make_them_and_is_never_
 
 def test_a_copy_cut_short_while_it_was_made_is_reported_never_written_into():
     fresh()
-    with open(ROOT + "/state/table-a.json", "wb") as f:
-        pass                     # 0 bytes: FAT wrote the size only when the file was closed
+    open(ROOT + "/state/table-a.json", "wb").close()   # 0 bytes: FAT writes the size only
+    #                                                    when the file is closed
     s, (d, seq, message) = loaded()
     assert d is None and s.problem
     assert "(state/table-a.json 0 bytes, not 12288): " in message, message
