@@ -60,7 +60,7 @@ class DriveStore(store.Store):
         self.blocks = [n] * len(FILES)     # blocks its table may fill (read: fewer)
         self.readonly = False              # the drive is not the board's: nothing written
         self.damage = None                 # what check() found wrong (then nothing written)
-        self.aside_data = None             # the table file read() found for a name
+        self.aside_data = b""              # the table file read() found for a name
 
     # ---- the files deploy made -----------------------------------------------------------
 
@@ -179,20 +179,19 @@ class DriveStore(store.Store):
         return table, seq, problem
 
     def read_slot(self, k):
-        """(name, table file bytes) of slot k (index in FILES), or (None, why)."""
+        """(name, table file bytes) of slot k (index in FILES), or (None, b"") for a blank,
+        unreadable or damaged one."""
         try:
             data = self.file_bytes(k)
-        except OSError as exc:
-            return None, "unreadable (%s)" % exc
-        if not data:
-            return None, "blank"
+        except OSError:
+            return None, b""
         i = data.find(b"\n")
         if i < 0 or i > NAME_LIMIT:
-            return None, "damaged"
+            return None, b""
         try:
             return data[:i].decode(), data[i + 1:]
         except UnicodeError:
-            return None, "damaged"
+            return None, b""
 
     def load(self):
         """The newest intact copy: (table_dict or None, seq, message), the clock saved beside
@@ -261,7 +260,7 @@ class DriveStore(store.Store):
         """(table_dict, seq, problem) of the table kept aside as `name`: in the slot that
         names it, else in the file state/`name` of earlier firmware (read only); problem
         "missing" when there is none. Its bytes are then in self.aside_data."""
-        self.aside_data = None
+        self.aside_data = b""
         for k in range(2, len(FILES)):
             got, data = self.read_slot(k)
             if got == name:
@@ -290,26 +289,30 @@ class DriveStore(store.Store):
         if len(want) > store.READ_LIMIT:
             raise OSError("the table is too big to keep aside (%d bytes, at most %d)"
                           % (len(want), store.READ_LIMIT))
-        pick = None
+        pick = -1
+        free = -1
         note = ""
-        oldest = None
+        old_k = old_seq = -1      # the slot with the oldest table, and its save
+        old_name = ""
         for k in range(2, len(FILES)):
             got, held = self.read_slot(k)
             if got == name:
                 pick = k
                 break
             if got is None:
-                if pick is None:
-                    pick = k
+                if free < 0:
+                    free = k
                 continue
             _, seq, problem = store.parse(held)
             seq = seq if problem is None else 0
-            if oldest is None or seq < oldest[1]:
-                oldest = (k, seq, got)
-        if pick is None:
-            pick = oldest[0]
+            if old_k < 0 or seq < old_seq:
+                old_k, old_seq, old_name = k, seq, got
+        if pick < 0:
+            pick = free
+        if pick < 0:
+            pick = old_k
             note = "; it took the place of the table kept as %s (save %d), now gone" % (
-                oldest[2], oldest[1])
+                old_name, old_seq)
         if self.file_bytes(pick) == want:
             return note                       # kept there at an earlier power-up
         if len(want) > len(self.block_buf):
