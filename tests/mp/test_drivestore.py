@@ -282,6 +282,90 @@ def test_a_table_kept_aside_by_earlier_firmware_is_taken_back_and_its_file_stays
     assert os.stat(ROOT + "/state/state-9seats-dead-10-20.json")
 
 
+class Cut(Exception):
+    """The power went in the middle of a write."""
+
+
+class Torn(drivestore.DriveStore):
+    """A DriveStore whose cut_at-th write is torn: the sector it erases holds only the
+    first `keep` bytes of the new blocks, the rest erased (0xff), and the power is gone."""
+
+    cut_at = 0
+    keep = 0
+    writes = 0
+
+    def _write(self, k, size):
+        self.writes += 1
+        if self.writes != self.cut_at:
+            return drivestore.DriveStore._write(self, k, size)
+        blocks = (size + drivestore.BLOCK - 1) // drivestore.BLOCK
+        new = bytes(self.block_buf[:size]) + b" " * (blocks * drivestore.BLOCK - size)
+        with open(ROOT + "/state/" + drivestore.FILES[k], "r+b") as f:
+            f.seek(drivestore.START)
+            f.write(new[:self.keep] + b"\xff" * (4096 - min(self.keep, len(new))))
+        raise Cut()
+
+
+def power_up(seats, cut_at=0, keep=0):
+    """startup.py's moves on the drive for a config of `seats`: the table it starts with
+    (a dict, or None for a new one); Cut when the power goes at write cut_at."""
+    s = Torn(ROOT)
+    s.cut_at, s.keep = cut_at, keep
+    d, _, _ = s.load()
+    if d is not None and d["seats"] == seats:
+        return d
+    if d is not None:
+        s.keep_aside("t%d" % d["seats"])
+    d, seq, why = s.read("t%d" % seats)
+    if why is not None:
+        return None
+    s.take_back("t%d" % seats, seq)
+    return d
+
+
+def played(seats, n):
+    """n saves of a table of `seats` seats onto the drive as it is."""
+    s, (d, _, _) = loaded()
+    for i in range(n):
+        d = {"seats": seats, "hands": i}
+        s.save(d)
+    return d
+
+
+def test_a_power_cut_in_any_write_of_keeping_aside_or_taking_back_loses_no_table():
+    """Every write of the power-ups after config.json changed (9 seats to 6: the 9-seat
+    table kept aside; back to 9: the 6-seat one kept aside, the 9-seat one taken back), torn
+    after 0, 1, 300, 511 bytes or all of its first block: the power-up after it, and the
+    one after a change back, each start with their own table, whole."""
+    cases = 0
+    for keep in (0, 1, 300, 511, 4096):
+        for cut_at in (1, 2, 3):
+            # keeping aside, cut
+            fresh()
+            t9 = played(9, 3)
+            try:
+                power_up(6, cut_at, keep)
+                assert cut_at > 1, "write %d not reached" % cut_at
+            except Cut:
+                cases += 1
+                assert power_up(6) is None                   # a new 6-seat table
+                assert power_up(9) == t9
+            # taking back, cut
+            fresh()
+            t9 = played(9, 3)
+            assert power_up(6) is None
+            t6 = played(6, 2)
+            try:
+                assert power_up(9, cut_at, keep) == t9
+                assert cut_at > 2, "write %d not reached" % cut_at
+                continue
+            except Cut:
+                cases += 1
+            assert power_up(9) == t9 and power_up(9) == t9
+            assert power_up(6) == t6 and power_up(9) == t9
+    assert cases == 15, cases
+
+
 def test_a_table_too_big_for_a_copy_is_refused_and_the_copies_stay():
     fresh()
     s, _ = loaded()
