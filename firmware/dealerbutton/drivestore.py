@@ -43,6 +43,17 @@ RECOVERY = ("make them again (the tables in the others are kept): dealerbutton d
             "board in if the computer cannot write to it)")
 
 
+class ReadOnlyFs(store.OsFs):
+    """A folder read as it is: the legacy store's rename and remove (finishing or dropping
+    an interrupted save of earlier firmware) would write the folder, so they do nothing."""
+
+    def rename(self, old, new):
+        raise OSError("not on the drive")
+
+    def remove(self, name):
+        raise OSError("not on the drive")
+
+
 class DriveStore(store.Store):
     """store.Store's save(), load(), read(), keep_aside() and take_back() on the files
     deploy made in `root`/state/ (FILES: two copies, then the slots). `legacy` reads the
@@ -51,7 +62,7 @@ class DriveStore(store.Store):
     def __init__(self, root="/"):
         root = root.rstrip("/")
         store.Store.__init__(self, store.OsFs(root + "/" + FOLDER), COPIES[0])
-        self.legacy = store.Store(store.OsFs(root or "/"))
+        self.legacy = store.Store(ReadOnlyFs(root or "/"))
         self.files = [None] * len(FILES)   # each file, open for writing once written to
         self.seqs = [0, 0]                 # the save each copy holds (0: none intact)
         self.block_buf = bytearray(2 * BLOCK)   # a table's blocks, as written (grows)
