@@ -240,6 +240,7 @@ def power(tmp_path, monkeypatch):
     import dealerbutton
 
     write_config(tmp_path, {})
+    deployed_files(tmp_path)
     saved = {k: v for k, v in sys.modules.items() if _touched(k)}
     saved_attr = getattr(dealerbutton, "board_cp", None)
     monkeypatch.setattr(sys, "path", [p for p in sys.path
@@ -272,8 +273,16 @@ def power(tmp_path, monkeypatch):
             dealerbutton.board_cp = saved_attr
 
 
-MADE = ("no saved state (made state/table-a.json and table-b.json, the table's two copies): "
-        "clean start")
+MADE = "no saved state: clean start"
+
+
+def deployed_files(root):
+    """The files deploy --drive makes for the saved table (drivestore.FILES), blank."""
+    from dealerbutton import drivestore
+
+    (root / drivestore.FOLDER).mkdir(exist_ok=True)
+    for name in drivestore.FILES:
+        (root / drivestore.FOLDER / name).write_bytes(b" " * drivestore.SIZE)
 
 
 def saved_copy(tmp_path, k=0):
@@ -475,7 +484,7 @@ def test_held_at_power_up_the_drive_stays_the_computers_and_code_py_waits(tmp_pa
     runpy.run_path(str(CODE_PY), run_name="__main__")
     out = out_lines(capsys)
     assert out[:2] == ["* info no saved state: clean start", "* error " + board_cp.READONLY]
-    assert "ok" in out and saved_copy(tmp_path) is None
+    assert "ok" in out and not saved_copy(tmp_path)
     assert rig.watchdog.mode == "RESET" and rig.watchdog.feeds == 5
 
 
@@ -506,6 +515,31 @@ def test_the_safe_boot_button_follows_config_json(tmp_path, power, capsys):
     assert board_cp.safe_boot_requested()
     rig.at(5, lambda: rig.levels.pop(20))       # a bounce, not a held button
     assert not board_cp.safe_boot_requested()
+
+
+def test_a_drive_without_the_files_the_table_is_saved_in_starts_no_table_and_says_why(
+        tmp_path, power, capsys):
+    """A copy cut short while it was made (0 bytes), or a drive filled by hand: boot.py
+    leaves the drive to the computer, code.py starts no table (the ring's error pattern,
+    every command refused) and says which file, and the command that makes them again."""
+    from dealerbutton import drivestore, ring
+
+    (tmp_path / "state" / "table-b.json").write_bytes(b"")
+    rig, board_cp = power()
+    runpy.run_path(str(BOOT_PY))
+    assert rig.remounts == [] and rig.readonly     # the computer's, to mend it
+    board_cp.max_loops = 5
+    rig.send("sit 1\nping\n")
+    runpy.run_path(str(CODE_PY), run_name="__main__")
+    out = out_lines(capsys)
+    line = ("the CIRCUITPY drive lacks the files the table is saved in (state/table-b.json "
+            "0 bytes, not 12288): " + drivestore.RECOVERY)
+    assert "* error " + line in out, out
+    assert "dealerbutton deploy --drive" in line
+    assert replies(out) == ["err drive " + line, "ok pong"], out
+    assert board_cp.app.ring.mode == ring.ERROR and rig.wire
+    assert (tmp_path / "state" / "table-b.json").read_bytes() == b""   # never written
+    assert not saved_copy(tmp_path)
 
 
 # -- pin names ----------------------------------------------------------------------------

@@ -67,6 +67,21 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     assert rc == 0 and out.splitlines()[-1] == "drive is up to date (%d files)" % (len(OURS) + 4)
     assert "made" not in out
     assert b'"seq":7' in (d / "state" / "table-a.json").read_bytes()
+    # The slots for tables kept aside too; a file cut short (0 bytes: a copy whose making
+    # the power cut) or missing is made again, the others and their tables stay.
+    for name in ("aside-1.json", "aside-2.json", "aside-3.json"):
+        assert (d / "state" / name).read_bytes() == b" " * 12288
+    (d / "state" / "table-b.json").write_bytes(b"")
+    (d / "state" / "aside-2.json").unlink()
+    rc, out, err = run("--drive", str(d))
+    assert rc == 0, out + err
+    assert [line for line in out.splitlines() if line.startswith("made ")] == [
+        "made %s (blank: a copy of the saved table, written in place by the board)"
+        % (d / "state" / "table-b.json"),
+        "made %s (blank: a slot for a table kept aside, written in place by the board)"
+        % (d / "state" / "aside-2.json")], out
+    assert (d / "state" / "table-b.json").read_bytes() == b" " * 12288
+    assert b'"seq":7' in (d / "state" / "table-a.json").read_bytes()
 
     # A module of an older firmware, MicroPython's board.py copied by hand, a changed module:
     (d / "dealerbutton" / "board.py").write_text("# MicroPython's\n")

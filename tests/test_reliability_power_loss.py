@@ -16,6 +16,7 @@ the power-ups after them) loses neither table.
 """
 import copy
 import copyreg
+import ctypes
 
 from dealerbutton.rules import Table
 from fakeflash import PowerCut
@@ -23,8 +24,24 @@ from reliab import Device, Rand, do, make_config, random_event
 from reliabflash import TornFlash
 
 # A device is forked with copy.deepcopy: a memoryview (the ring's and the strip's views of
-# their own buffers) is made again over the copy of the buffer it views.
-copyreg.pickle(memoryview, lambda m: (memoryview, (m.obj,)))
+# their own buffers, the table's views of its one bytearray of per-seat facts) is made again
+# over the same bytes of the copy of the buffer it views.
+
+
+def _view(obj, start, end, fmt):
+    m = memoryview(obj)[start:end]
+    return m if fmt == "B" else m.cast(fmt)
+
+
+def _reduce_view(m):
+    start = 0
+    if m.nbytes:
+        base = ctypes.addressof(ctypes.c_char.from_buffer(m.obj))
+        start = ctypes.addressof(ctypes.c_char.from_buffer(m)) - base
+    return _view, (m.obj, start, start + m.nbytes, m.format)
+
+
+copyreg.pickle(memoryview, _reduce_view)
 
 SIZES = {
     # sessions, events per session, every byte length of a torn write, saved files damaged,

@@ -13,8 +13,11 @@ screen says). A number the board has neither name for is a config error.
 
 Saving: CircuitPython code can write to the CIRCUITPY drive only after boot.py remounted
 it (and then the computer cannot). boot.py (see boot()) does so unless the next-hand
-button is held at power-up; a read-only drive is reported once as `* error ...` and the
-table then runs without saving.
+button is held at power-up, or the drive lacks the files the table is saved in; a
+read-only drive is reported once as `* error ...` and the table then runs without saving.
+A drive without those files (drivestore.py: deploy --drive makes them, the board never
+does) starts no table: the ring shows the error pattern, and the console says which file
+and the command that makes them again.
 """
 
 import os
@@ -219,6 +222,8 @@ def boot():
         print("dealerbutton: next-hand button held at power-up: CIRCUITPY stays writable "
               "for the computer; the board will not save the table")
         return False
+    if DriveStore(DRIVE).check() is not None:
+        return False     # for the computer to mend (code.py says what to do)
     storage.remount("/", readonly=False)
     return True
 
@@ -357,12 +362,19 @@ def run(loops=None):
     wdt = None
     host = Input()
     n = 0
+    flash = None
+    if not errors:
+        flash = make_store()
+        flash.check()
     if errors:
         print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
+    elif flash.damage is not None:     # not the files deploy made: no table, the way out
+        print("dealerbutton: " + flash.damage)
+        from dealerbutton.rejected import start_refused
+        app = start_refused(cfg, [], make_strip, _write, now, drive=flash.damage)
     else:
-        flash = make_store()
         pins = seat_pins(cfg)
         app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
         app.frame_ms = FRAME_MS

@@ -1,6 +1,7 @@
-"""What runs instead of the table when config.json was refused: the ring shows the error
-pattern (if it can), every command is answered `err config ...` (ping, version and repl
-still work), nothing else happens. Loaded only then."""
+"""What runs instead of the table when config.json was refused, or the drive lacks the files
+the table is saved in (CircuitPython): the ring shows the error pattern (if it can), every
+command is answered `err config ...` (`err drive ...`; ping, version and repl still work),
+nothing else happens. Loaded only then."""
 
 from dealerbutton import VERSION, config, protocol
 from dealerbutton import ring as ringmod
@@ -8,16 +9,17 @@ from dealerbutton.app import App, make_ring
 from dealerbutton.stats import Stats
 
 
-def start_refused(cfg, errors, make_strip, write, now_ms=0):
+def start_refused(cfg, errors, make_strip, write, now_ms=0, drive=None):
     """The refused-config mode as a board starts it: the error pattern on the ring when the
-    strip can still be made (not when its pin or LED count is what was refused)."""
+    strip can still be made (not when its pin or LED count is what was refused). drive: the
+    drive's problem instead (errors then empty)."""
     strip = None
     if not [e for e in errors if e.startswith("pins.led") or e.startswith("leds")]:
         try:
             strip = make_strip(cfg)
         except Exception:  # noqa: BLE001 - the message must still go out
             strip = None
-    return Rejected(cfg, errors, strip, write, now_ms)
+    return Rejected(cfg, errors, strip, write, now_ms, drive=drive)
 
 
 class Rejected:
@@ -26,8 +28,9 @@ class Rejected:
 
     repl_requested = False
 
-    def __init__(self, cfg, errors, strip, write, now_ms=0, name="config.json"):
-        self.message = config.message(errors, name)
+    def __init__(self, cfg, errors, strip, write, now_ms=0, name="config.json", drive=None):
+        self.message = drive or config.message(errors, name)
+        self.kind = "drive " if drive else "config "
         self.stats = Stats()
         self.last_frame = now_ms
         self.strip = strip
@@ -59,7 +62,7 @@ class Rejected:
             self.repl_requested = True
             self.protocol.paused = True
             return "ok repl"
-        return "err config " + self.message
+        return "err " + self.kind + self.message
 
     def doze(self, ms, sleep_ms):
         sleep_ms(ms)

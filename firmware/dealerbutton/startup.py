@@ -1,8 +1,9 @@
 """What the App starts with at power-up: the saved table if it fits config.json, else a new
 one, and a tournament's clock. A sound table that does not fit is never thrown away: it is
-kept aside, beside the state file, in a file named by its own configuration (aside_name),
-and the one kept aside for this configuration comes back in its place. Reading the file is
-store.py's."""
+kept aside under a name of its own configuration (aside_name: beside the state file on
+MicroPython, in a slot on CircuitPython's drive), and the one kept aside for this
+configuration comes back in its place. Reading and writing the files is the store's
+(store.py, drivestore.py)."""
 
 from dealerbutton.rules import Table
 
@@ -104,10 +105,10 @@ def restore(app):
                 message = "saved table (save %d) %s" % (seq, diff[0][0])
                 name = aside_name(table.seats, table.rules, table.stakes, table.tournament)
                 try:
-                    st.keep_aside(name)     # the table is here or there, never lost
+                    note = st.keep_aside(name) or ""   # the table is here or there, never lost
                     free = kept = True
-                    message += ": kept as %s (config.json back to %s resumes it)" % (
-                        name, ", ".join([x[1] for x in diff]))
+                    message += ": kept as %s (config.json back to %s resumes it)%s" % (
+                        name, ", ".join([x[1] for x in diff]), note)
                 except OSError as exc:
                     message += ", and could not be kept aside (%s)" % exc
                 table = None
@@ -133,7 +134,8 @@ def restore(app):
 def take_back(app):
     """The table kept aside for the App's configuration made the saved one again: (table,
     "state restored ..."), (None, why it is unusable: it stays where it is), or (None, "")
-    when there is none. It is checked before the one rename that brings it back."""
+    when there is none. It is checked before the store brings it back (store.py: one
+    rename; drivestore.py: written into the older copy)."""
     st = app.store
     c = app.cfg
     name = aside_name(c["seats"], c["rules"], c["stakes"], app.tournament is not None)
@@ -146,7 +148,7 @@ def take_back(app):
             if differences(app, table):
                 raise ValueError("a table of another configuration")
             st.take_back(name, seq)
-            return table, "state restored (save %d, from %s)" % (seq, name)
+            return table, "state restored (save %d, from %s)" % (st.seq, name)
         except BAD_TABLE + (OSError,) as exc:
             return None, "saved table in %s unusable (%s)" % (name, exc)
     return None, "saved state unusable (%s %s)" % (name, why)

@@ -107,9 +107,11 @@ class Store:
 
     def keep_aside(self, name):
         """The saved table moved to the file `name` (startup.py: a table of another
-        configuration): one rename, so that it is in one place or the other."""
+        configuration): one rename, so that it is in one place or the other. Returns ""
+        (nothing else made way for it)."""
         self.fs.rename(self.name, name)
         self.seq = 0
+        return ""
 
     def take_back(self, name, seq):
         """The table kept aside in `name` (checked by the caller, save `seq`) made the

@@ -301,10 +301,14 @@ class Board:
     def flashops(self) -> int:
         return self.ctl("flashops", last=0)["count"]
 
-    def armcut(self, after: int, path: str) -> None:
-        """Cut the power right after the after-th further flash operation; the flash as it
-        then was goes to path."""
-        self.ctl("armcut", after=after, path=path)
+    def armcut(self, after: int, path: str, keep: Optional[str] = None) -> None:
+        """Cut the power right after the after-th further flash operation (with keep: in
+        the middle of it, only that much of it done, as measure/flashops.mjs's cutInside
+        reads keep: "1/2", bytes, ...); the flash as it then was goes to path."""
+        if keep is None:
+            self.ctl("armcut", after=after, path=path)
+        else:
+            self.ctl("armcut", after=after, path=path, keep=keep)
 
     def wait_for_file(self, path: str, timeout: float = 120.0) -> None:
         """Until path exists (a power cut's flash image: the chip has stopped, so emulated

@@ -7,8 +7,12 @@ the old one: the dealerbutton/ package (as .py: CircuitPython 10 refuses MicroPy
 .mpy files, "MicroPython .mpy file; use CircuitPython mpy-cross", and its own mpy-cross is
 not on PyPI), lib/neopixel.py from the installed adafruit-circuitpython-neopixel package,
 config.json, boot.py, and code.py last (CircuitPython restarts code.py by itself once the
-copying settles). The two blank copies of the saved table (state/table-a.json and
-table-b.json, see drivestore.py) are made once, when the drive has none.
+copying settles). The files the board saves the table in (drivestore.py: state/table-a.json
+and table-b.json, the table's two copies, and state/aside-1.json to aside-3.json, for tables
+kept aside when config.json changes the table) are made here, blank, at their full size:
+the board only ever rewrites blocks inside them, never the FAT or a folder. Each is made
+when the drive lacks it or has it at another size (cut short while it was made); the
+others, and the tables in them, stay.
 
 config.json on the drive is the user's: once there, it is replaced only by a config named
 with --config, or when the user says yes (asked on a terminal). A drive's own config is
@@ -74,12 +78,29 @@ def build(config: Optional[str], out: Callable[[str], None]) -> Tuple[List[Item]
 
 
 def state_copies(drive: Path) -> List[Path]:
-    """The table's two copies (drivestore.py) the drive does not have yet: made blank by
-    deploy, each written in one piece so that it lies in one piece on the drive."""
+    """The files the board saves the table in (drivestore.FILES) that the drive lacks or has
+    at another size: made blank by deploy, each written in one piece so that it lies in one
+    piece on the drive."""
     from dealerbutton import drivestore
 
     folder = drive / drivestore.FOLDER
-    return [folder / name for name in drivestore.COPIES if not (folder / name).exists()]
+    todo = []
+    for name in drivestore.FILES:
+        path = folder / name
+        try:
+            if path.stat().st_size == drivestore.SIZE:
+                continue
+        except OSError:
+            pass
+        todo.append(path)
+    return todo
+
+
+def state_role(path: Path) -> str:
+    from dealerbutton import drivestore
+
+    return ("a copy of the saved table" if path.name in drivestore.COPIES
+            else "a slot for a table kept aside")
 
 
 def make_copy(drive: Path, path: Path) -> None:
@@ -87,6 +108,8 @@ def make_copy(drive: Path, path: Path) -> None:
 
     try:
         path.parent.mkdir(exist_ok=True)
+        if path.exists():
+            path.unlink()     # (another size: made again in one piece)
         with open(path, "wb") as f:
             f.write(b" " * drivestore.SIZE)
             f.flush()
@@ -220,7 +243,7 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
         for path in gone:
             out("would remove %s" % path)
         for path in copies:
-            out("would make %s (blank: a copy of the saved table)" % path)
+            out("would make %s (blank: %s)" % (path, state_role(path)))
         out("%d files up to date; would copy %d, remove %d" % (same, len(todo), len(gone)))
         return 0
     for n, (item, reason) in enumerate(todo, 1):
@@ -236,8 +259,7 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
         out("removed %s" % path)
     for path in copies:
         make_copy(root, path)
-        out("made %s (blank: a copy of the saved table, written in place by the board)"
-            % path)
+        out("made %s (blank: %s, written in place by the board)" % (path, state_role(path)))
     if hasattr(os, "sync"):
         os.sync()
     if todo or gone:
