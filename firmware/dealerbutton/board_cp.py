@@ -370,7 +370,7 @@ def run(loops=None):
         print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
-    elif flash.damage is not None:     # not the files deploy made: no table, the way out
+    elif flash is not None and flash.damage is not None:   # not the files deploy made: no table
         print("dealerbutton: " + flash.damage)
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, [], make_strip, _write, now, drive=flash.damage)
