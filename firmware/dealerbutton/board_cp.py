@@ -366,11 +366,11 @@ def run(loops=None):
     if not errors:
         flash = make_store()
         flash.check()
-    if errors:
+    if flash is None:   # config.json refused
         print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
-    elif flash is not None and flash.damage is not None:   # not the files deploy made: no table
+    elif flash.damage is not None:   # not the files deploy made: no table, the way out
         print("dealerbutton: " + flash.damage)
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, [], make_strip, _write, now, drive=flash.damage)
