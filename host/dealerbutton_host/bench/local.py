@@ -37,7 +37,7 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # the armv6m ones).
 HOST_MARCH = {"x86_64": "x64", "AMD64": "x64", "i686": "x86", "i386": "x86",
               "armv7l": "armv7m"}
-HEAPSIZE = "512K"  # the unix port's heap (64-bit objects: about twice the board's size)
+HEAPSIZE = "640K"  # the unix port's heap (64-bit objects: about twice the board's size)
 KB = 1024
 BOARD_NOTE = ("The board's own figures (idle CPU, press latency, frame time, heap per "
               "configuration): dealerbutton bench --board (the emulated Pico).")

@@ -876,6 +876,8 @@ def main(argv):
         bench_default_frames(counts["frames"], pool, out)
         bench_clock_frames(counts["frames"], pool, out)
         bench_rules(counts["hands"], pool, out)
+        pool = None   # (the samples are counted: the widest state file needs the room)
+        gc.collect()
         bench_state(out)
     import json
     sys.stdout.write(json.dumps(out) + "\n")
