@@ -93,7 +93,8 @@ print("seat pins", sorted([g for g in machine.pins if g != 16]))
                   stdin="ping\nsit 1\nstate\n")
     out = lines(p)
     msg = ("config.json rejected (3 problems): colour: unknown field (known: seats, leds, pins,"
-           " offset, direction, brightness, budget_ma, rules, stakes, palette, color_order, "
+           " offset, direction, brightness, budget_ma, rules, stakes, button_blind, makeup,"
+           " palette, color_order, "
            "tournament, network); ")
     assert out[0].startswith("dealerbutton: " + msg), out
     assert "seats: 15 is out of range 2..12" in out[0] and "rules: must be one of" in out[0]

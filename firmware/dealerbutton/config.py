@@ -24,8 +24,8 @@ import json
 from dealerbutton.ring import ROLES, is_colour
 from dealerbutton.strictjson import json_error
 from dealerbutton.values import is_int, show
+from dealerbutton.words import MAKEUPS, MAX_CHIPS, RULE_SETS
 
-RULES = ("dead", "moving", "simple")
 DIRECTIONS = ("cw", "ccw")
 # Colour orders a WS2812-type strip may use (the order its bytes go down the wire).
 ORDERS = ("GRB", "RGB", "BRG", "BGR", "RBG", "GBR")
@@ -36,7 +36,7 @@ MIN_BUDGET_MA = 50
 
 # The fields of config.json, in the order the `config` command prints them.
 FIELDS = ("seats", "leds", "pins", "offset", "direction", "brightness", "budget_ma",
-          "rules", "stakes", "palette", "color_order", "tournament")
+          "rules", "stakes", "button_blind", "makeup", "palette", "color_order", "tournament")
 PIN_FIELDS = ("led", "next", "seats")
 
 
@@ -52,6 +52,8 @@ def defaults():
         "budget_ma": 400,
         "rules": "dead",
         "stakes": [10, 20],
+        "button_blind": 0,
+        "makeup": "together",
         "palette": {},
         "color_order": "GRB",
     }
@@ -137,11 +139,18 @@ def validate(d):
         errors.append("budget_ma: %d mA is not even the idle current of %d LEDs (1 mA each)"
                       % (cfg["budget_ma"], cfg["leds"]))
     if "rules" in d:
-        take("rules", _one_of(errors, "rules", d["rules"], RULES))
+        take("rules", _one_of(errors, "rules", d["rules"], RULE_SETS))
     if "color_order" in d:
         take("color_order", _one_of(errors, "color_order", d["color_order"], ORDERS))
     if "stakes" in d:
         take("stakes", _check_stakes(errors, d["stakes"]))
+    take("button_blind", "button_blind" in d
+         and _int_in(errors, "button_blind", d["button_blind"], 0, MAX_CHIPS))
+    if cfg["button_blind"] and "tournament" in d:
+        errors.append("button_blind: %d: a tournament has no button blind (F2), set it to 0"
+                      % cfg["button_blind"])
+    if "makeup" in d:
+        take("makeup", _one_of(errors, "makeup", d["makeup"], MAKEUPS))
     if "palette" in d:
         take("palette", _check_palette(errors, d["palette"]))
     if "pins" in d:
@@ -160,7 +169,6 @@ def validate(d):
 
 # -- the "tournament" block ---------------------------------------------------------------------
 
-TOURNAMENT_CHIPS = 1000000  # the biggest blind or ante a schedule may name
 TOURNAMENT_ENTRIES = 100    # levels and breaks in a schedule
 ANTE_KINDS = ("each", "bb")
 LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
@@ -211,7 +219,7 @@ def _check_entry(errors, where, e):
         out = {}
     else:
         known = LEVEL_FIELDS
-        checks = (("sb", 1, TOURNAMENT_CHIPS), ("bb", 1, TOURNAMENT_CHIPS), ("ante", 0, TOURNAMENT_CHIPS),
+        checks = (("sb", 1, MAX_CHIPS), ("bb", 1, MAX_CHIPS), ("ante", 0, MAX_CHIPS),
                   ("minutes", 1, MAX_MINUTES))
         out = {"ante": 0}
     _unknown_fields(errors, where, _names(errors, where, e), known)
@@ -221,7 +229,7 @@ def _check_entry(errors, where, e):
                 out[k] = e[k]
         elif k != "ante":
             errors.append("%s.%s: missing" % (where, k))
-    if out.get("sb", 0) > out.get("bb", TOURNAMENT_CHIPS):
+    if out.get("sb", 0) > out.get("bb", MAX_CHIPS):
         errors.append("%s: the small blind %d is bigger than the big blind %d"
                       % (where, out["sb"], out["bb"]))
     return out if len(errors) == n else None

@@ -50,7 +50,8 @@ def new_table(cfg, clock):
         return Table(seats=cfg["seats"], rules=cfg["rules"], stakes=(clock.sb, clock.bb),
                      tournament=True)
     return Table(seats=cfg["seats"], rules=cfg["rules"],
-                 stakes=(cfg["stakes"][0], cfg["stakes"][1]))
+                 stakes=(cfg["stakes"][0], cfg["stakes"][1]),
+                 button_blind=cfg["button_blind"], makeup=cfg["makeup"])
 
 
 def differences(app, table):
@@ -72,6 +73,12 @@ def differences(app, table):
     if not table.tournament and tuple(table.stakes) != (c["stakes"][0], c["stakes"][1]):
         out.append(("has other stakes than config.json",
                     "stakes %d/%d" % (table.stakes[0], table.stakes[1])))
+    if not table.tournament and table.button_blind != c["button_blind"]:
+        out.append(("has a button blind of %d, config.json %d" % (
+            table.button_blind, c["button_blind"]), "button_blind %d" % table.button_blind))
+    if not table.tournament and table.makeup != c["makeup"]:
+        out.append(("makes missed blinds up %s, config.json %s" % (table.makeup, c["makeup"]),
+                    "makeup %s" % table.makeup))
     return out
 
 

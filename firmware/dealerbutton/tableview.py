@@ -37,6 +37,16 @@ class TableView:
         return self.state.tournament
 
     @property
+    def button_blind(self):
+        """The button blind in chips (F2; 0: none)."""
+        return self.state.button_blind
+
+    @property
+    def makeup(self):
+        """How missed blinds are made up (F4): "together" or "one_per_hand"."""
+        return self.state.makeup
+
+    @property
     def hands(self):
         """How many hands have been dealt so far."""
         return self.state.hands

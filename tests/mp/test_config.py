@@ -3,6 +3,7 @@ import json
 
 import mptest
 from dealerbutton import config
+from devrig import Rig
 
 
 def errors_of(d):
@@ -56,6 +57,27 @@ def test_malformed_json_says_what_and_where_by_line_and_column():
                      ('[1, 2', "expected ',' or ']' at line 1, column 6"),
                      ('{"seats": 9} x', "unexpected 'x' after the end at line 1, column 14")):
         assert config.load_text(bad)[1] == ["config.json: malformed JSON (%s)" % why], bad
+
+
+def test_button_blind_and_makeup_are_checked_by_name_and_reach_the_table():
+    cfg, errors = config.validate({"button_blind": 20, "makeup": "one_per_hand"})
+    assert errors == [] and cfg["button_blind"] == 20 and cfg["makeup"] == "one_per_hand"
+    assert errors_of({"button_blind": -1}) == ["button_blind: -1 is out of range 0..1000000"]
+    assert errors_of({"button_blind": True}) == [
+        "button_blind: must be a whole number, not true"]
+    assert errors_of({"makeup": "later"}) == [
+        'makeup: must be one of together, one_per_hand, not "later"']
+    assert errors_of({"button_blind": 20, "tournament": {"levels": [
+        {"sb": 25, "bb": 50, "minutes": 20}]}}) == [
+        "button_blind: 20: a tournament has no button blind (F2), set it to 0"]
+    assert '"stakes":[10,20],"button_blind":0,"makeup":"together",' in config.to_json(
+        config.defaults())
+    rig = Rig({"seats": 4, "button_blind": 20, "makeup": "one_per_hand"})
+    for s in (1, 2, 3):
+        rig.send("sit %d" % s)
+    hand = json.loads(rig.reply("deal 1")[3:])
+    assert hand["button_blind"] == 1 and hand["posts"]["1"] == [20, 0], hand
+    assert rig.table.makeup == "one_per_hand"
 
 
 def test_not_an_object():
