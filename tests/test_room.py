@@ -79,6 +79,18 @@ def test_waiting_players_and_their_post():
     assert [s["post"] for s in t["seats"]][4:6] == [True, False]
 
 
+def test_a_mover_in_his_wait_and_a_kill_hand_reach_the_room():
+    state = json.loads(table_state([1, 2, 3]))
+    state["seats"][5] = {"seat": 6, "status": "waiting", "owes": [20, 0], "choice": "wait",
+                         "wait": 2}
+    state["seats"][1]["kill"] = "full"
+    state["hand"]["kill"] = 2
+    m, _ = model_with(("1", json.dumps(state), "1"))
+    t = m.summary()["tables"][0]
+    assert t["moved"] == 1 and t["kill"] == 2
+    assert t["seats"][5]["wait"] == 2 and t["seats"][1]["kill"] == "full"
+
+
 def test_the_clock_counts_down_between_messages():
     clock = {"level": 3, "sb": 50, "bb": 100, "ante": 100, "ms_left": 90000, "running": True}
     m, now = model_with(("1", table_state([1, 2, 3], clock=clock), "1"))

@@ -186,8 +186,11 @@ def table_summary(name: str, state: Optional[dict], online: Optional[bool], age:
     t.update(
         seats=[{"seat": s["seat"], "status": s["status"],
                 "post": s["status"] == "waiting" and s.get("choice", "post") == "post"
-                and s.get("owes", [0, 0]) != [0, 0]}
+                and s.get("owes", [0, 0]) != [0, 0],
+                "wait": s.get("wait", 0), "kill": s.get("kill")}
                for s in seats],
+        moved=sum(1 for s in seats if s.get("wait")),
+        kill=hand.get("kill"),
         players=sum(1 for s in statuses if s != "empty"),
         open=statuses.count("empty"), away=statuses.count("away"),
         waiting=statuses.count("waiting"), hands=state.get("hands"),

@@ -26,7 +26,8 @@ function ring(t) {
   t.seats.forEach((s, i) => {
     const a = -Math.PI / 2 + 2 * Math.PI * i / n;   // seat 1 at the top, clockwise
     const x = 46 * Math.cos(a), y = 46 * Math.sin(a);
-    const cls = s.status === "waiting" && s.post ? "post" : s.status;
+    const cls = (s.status === "waiting" && s.post ? "post" : s.status) +
+      (s.wait ? " moved" : "") + (s.kill || s.seat === t.kill ? " kill" : "");
     const c = el("svg:circle", {cx: x.toFixed(1), cy: y.toFixed(1), r: 9, class: cls,
                                 "data-seat": s.seat, "data-status": s.status});
     svg.appendChild(c);
@@ -83,6 +84,8 @@ function card(t, elapsed) {
   const facts = [];
   if (t.away) facts.push(t.away + " away");
   if (t.waiting) facts.push(t.waiting + " waiting");
+  if (t.moved) facts.push(plural(t.moved, "mover sits out", "movers sit out"));
+  if (t.kill) facts.push("kill hand: seat " + t.kill);
   facts.push((t.per_hour === null || t.per_hour === undefined ? "--" : t.per_hour) + " hands/h");
   if (t.stakes) facts.push(t.stakes[0] + "/" + t.stakes[1]);
   d.appendChild(parts("facts", facts));
