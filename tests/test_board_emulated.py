@@ -172,6 +172,46 @@ def buttons_alone(t):
     assert json.loads(t.call("hand"))["button"] == 4
 
 
+def test_a_kill_marked_with_the_buttons_blinks_its_colour_and_is_spent_by_the_deal(table):
+    """Next hand held, a seat pressed and let go: a kill on that seat (F3), its arc blinking
+    the kill's colour as the firmware's ring draws it; the deal spends it."""
+    t = table
+    buttons_alone(t)   # four players, two hands dealt (button on seat 4)
+    board = t.board
+    view = RingView(t.cfg)
+    kill_seat = 2
+    next_gpio = boardbench.gpio_of(t.cfg, 0)
+    board.press(next_gpio)          # held ...
+    board.run_for(500)
+    board.press(boardbench.gpio_of(t.cfg, kill_seat), 120)   # ... the seat pressed, let go
+    board.run_for(300)
+    board.release(next_gpio)
+    board.run_for(300)
+    state = json.loads(t.call("state"))
+    assert state["seats"][kill_seat - 1].get("kill") == "full", state
+    assert state["hands"] == 2   # no deal, no undo from the held next-hand button
+    # The arc as the firmware's ring draws a kill there (the blink's on half), in a frame.
+    ring = view.ring
+    for s in range(1, ring.seats + 1):
+        ring.status[s] = 1 if state["seats"][s - 1]["status"] == "active" else 0
+    hand = json.loads(t.call("hand"))
+    ring.button, ring.sb, ring.bb = hand["button"], hand["sb"] or 0, hand["bb"]
+    ring.first_to_act = 0
+    ring.kill = kill_seat
+    buf = ring.render(0)
+    want = ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
+            for i in view.arc(kill_seat)]
+    first = board.frame_count()
+    board.run_for(1500)   # an unchanged frame goes out at least once a second
+    seen = [[f["leds"][i] for i in view.arc(kill_seat)]
+            for f in board.frames(since=first - 1) if len(f["leds"]) > max(view.arc(kill_seat))]
+    assert want in seen, (want, seen[-3:])
+    hand = json.loads(t.call("deal"))
+    assert hand["kill"] == kill_seat and hand["posts"][str(kill_seat)][0] == 2 * 20, hand
+    assert "kill" not in json.loads(t.call("state"))["seats"][kill_seat - 1]
+    assert "kill" not in json.loads(t.call("deal"))   # spent
+
+
 def test_a_power_cycle_keeps_the_table(table):
     power_cycle_keeps(table)
 
