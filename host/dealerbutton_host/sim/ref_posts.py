@@ -50,14 +50,7 @@ def debts(ref: "Referee", nx: Next, s: int) -> Charge:
     p = ref.players[s]
     if p.new:
         return Charge() if s in nx.free and s in nx.dealt else Charge("BB")
-    ante = "ante" in p.markers
-    button_blind = "button_blind" in p.markers
-    if p.wait:
-        return Charge("BB", "sb" in p.markers, ante, button_blind)
-    if ref.makeup == "one_per_hand":
-        blind = "BB" if "bb" in p.markers else "SB" if "sb" in p.markers else None
-        return Charge(blind, False, ante, button_blind)
-    return Charge("BB" if "bb" in p.markers else None, "sb" in p.markers, ante, button_blind)
+    return markers_charge(ref, p)
 
 
 def make_up(ref: "Referee", nx: Next):
@@ -203,6 +196,12 @@ def so_far(ref: "Referee", s: int, p: "Player") -> Charge:
     if p.new:
         free = ref.travel < ref.n and s not in ref.passed
         return Charge() if free else Charge("BB")
+    return markers_charge(ref, p)
+
+
+def markers_charge(ref: "Referee", p: "Player") -> Charge:
+    """What a returning player's markers (or a mover's wait) make him post: a mover one BB
+    and what he missed, else by the table's make-up (M3, F4), antes and button blinds dead."""
     ante = "ante" in p.markers
     button_blind = "button_blind" in p.markers
     if p.wait:
