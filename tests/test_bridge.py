@@ -23,6 +23,8 @@ class Clock:
     (b"press 0", "press 0"), (b"choose 2 wait", "choose 2 wait"), (b"undo", "undo"),
     (b"state", "state"), (b"hold 12", "hold 12"), (b"clock", "clock"),
     (b"CLOCK Pause", "clock pause"), (b"clock set 12:30", "clock set 12:30"),
+    (b"move 5 9", "move 5 9"), (b"take 4", "take 4"), (b"kill 3", "kill 3"),
+    (b"KILL 3 Half", "kill 3 half"),
 ])
 def test_table_commands_pass(payload, line):
     assert bridge.check_command(payload) == (line, None)
@@ -39,6 +41,8 @@ def test_table_commands_pass(payload, line):
     (b"sit 1 post now", "too many words"), (b"sit 1 rm", "neither a seat number"),
     (b"clock set 12:3", "neither a seat number"), (b"clock set :30", "neither a seat number"),
     (b"clock set 1:30:00", "neither a seat number"), (b"repl", "not a table command"),
+    (b"move 5 9 10", "too many words"), (b"kill 3 double", "neither a seat number"),
+    (b"level 10/20", "not a table command"),
 ])
 def test_everything_else_is_refused(payload, why):
     line, reason = bridge.check_command(payload)
