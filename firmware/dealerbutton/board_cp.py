@@ -358,9 +358,8 @@ def run(loops=None):
     wdt = None
     host = Input()
     n = 0
-    flash = None
+    flash = make_store()
     if not errors:
-        flash = make_store()
         flash.check()
     if errors:
         print("dealerbutton: " + config.message(errors))
