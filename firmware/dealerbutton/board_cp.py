@@ -362,9 +362,8 @@ def run(loops=None):
     wdt = None
     host = Input()
     n = 0
-    flash = None
+    flash = make_store()
     if not errors:
-        flash = make_store()
         flash.check()
     if flash is None:   # config.json refused
         print("dealerbutton: " + config.message(errors))
