@@ -365,7 +365,7 @@ def run(loops=None):
     flash = make_store()
     if not errors:
         flash.check()
-    if flash is None:   # config.json refused
+    if errors:   # config.json refused
         print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
