@@ -286,12 +286,14 @@ class RingView:
     def arc(self, seat: int) -> List[int]:
         return self.ring.arc(seat)
 
-    def flash_colour(self, seat: int) -> List[str]:
+    def flash_colour(self, seat: int, ok: bool = True) -> List[str]:
+        """The colours of seat's arc in the first frame of a press's answer: an accepted
+        press's flash, or (ok False) a refused one's first blink."""
         ring = self.ring
         for s in range(len(ring.status)):
             ring.status[s] = 0
         ring.button = ring.sb = ring.bb = ring.first_to_act = 0
-        ring.flash(seat, True, 0)
+        ring.flash(seat, ok, 0)
         buf = ring.render(0)
         colours = ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
                    for i in self.arc(seat)]
@@ -327,6 +329,7 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
     board = table.board
     assert board is not None
     colour = view.flash_colour(seat)
+    refused = view.flash_colour(seat, ok=False)   # (a press the rules refuse blinks)
     first = board.frame_count()
     down = board.press(gpio_of(table.cfg, seat), hold_ms)
     up = down + hold_ms * NS_PER_MS
@@ -337,7 +340,8 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
         colour = ["000000"] * len(colour)   # an arc all white already flashes dark
     r: Dict[str, Any] = {"seat": seat, "hold_ms": hold_ms, "release_ms": None}
     for f in frames:
-        if f["endNs"] and f["endNs"] > up and view.shows_flash(f["leds"], seat, colour):
+        if f["endNs"] and f["endNs"] > up and (view.shows_flash(f["leds"], seat, colour)
+                                               or view.shows_flash(f["leds"], seat, refused)):
             r["release_ms"] = round((f["endNs"] - up) / NS_PER_MS, 2)
             break
     if seat:
