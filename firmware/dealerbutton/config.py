@@ -144,13 +144,7 @@ def validate(d):
         take("color_order", _one_of(errors, "color_order", d["color_order"], ORDERS))
     if "stakes" in d:
         take("stakes", _check_stakes(errors, d["stakes"]))
-    take("button_blind", "button_blind" in d
-         and _int_in(errors, "button_blind", d["button_blind"], 0, MAX_CHIPS))
-    if cfg["button_blind"] and "tournament" in d:
-        errors.append("button_blind: %d: a tournament has no button blind (F2), set it to 0"
-                      % cfg["button_blind"])
-    if "makeup" in d:
-        take("makeup", _one_of(errors, "makeup", d["makeup"], MAKEUPS))
+    _check_forced_bets(errors, d, cfg)
     if "palette" in d:
         take("palette", _check_palette(errors, d["palette"]))
     if "pins" in d:
@@ -165,6 +159,18 @@ def validate(d):
         if tournament is not None:
             cfg["tournament"] = tournament
     return cfg, errors
+
+
+def _check_forced_bets(errors, d, cfg):
+    """config.json's button_blind (F2, cash games only) and makeup (F4) into cfg."""
+    if "button_blind" in d and _int_in(errors, "button_blind", d["button_blind"], 0,
+                                       MAX_CHIPS):
+        cfg["button_blind"] = d["button_blind"]
+    if cfg["button_blind"] and "tournament" in d:
+        errors.append("button_blind: %d: a tournament has no button blind (F2), set it to 0"
+                      % cfg["button_blind"])
+    if "makeup" in d and _one_of(errors, "makeup", d["makeup"], MAKEUPS):
+        cfg["makeup"] = d["makeup"]
 
 
 # -- the "tournament" block ---------------------------------------------------------------------
