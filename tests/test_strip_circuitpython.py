@@ -161,3 +161,61 @@ def test_ring_frames_reach_the_wire_as_on_micropython(lib, wire, order):
         mp.show(frame)
         assert wire[-1][1] == bytes(np.buf)
     assert any(wire[-1][1])
+
+
+class FakeStateMachine:
+    """rp2pio.StateMachine as PioStrip uses it: each background write's bytes."""
+
+    def __init__(self, program, **kw):
+        self.program = list(program)
+        self.kw = kw
+        self.sent = []
+        self.writing = False
+
+    def background_write(self, buf):
+        self.sent.append(bytes(buf))
+
+    def deinit(self):
+        pass
+
+
+def test_the_rp2040_strip_sends_the_ring_s_frames_as_they_are(lib, monkeypatch):
+    """On an RP2040 the ring draws in the strip's colour order and PioStrip sends its frame
+    unchanged (no per-LED work): the bytes on the wire are those MicroPython's adapter makes
+    from the RGB frame."""
+    import types
+
+    from dealerbutton.app import make_ring
+
+    rp2pio = types.SimpleNamespace(StateMachine=FakeStateMachine)
+    monkeypatch.setitem(sys.modules, "rp2pio", rp2pio)
+    monkeypatch.setitem(sys.modules, "supervisor", types.SimpleNamespace(ticks_ms=lambda: 0))
+    cfg = {"leds": 24, "seats": 9, "offset": 0, "direction": "cw", "brightness": 96,
+           "budget_ma": 400, "palette": None}
+    strip = strip_cp.open_strip("GP16", 24, order="GRB")
+    assert isinstance(strip, strip_cp.PioStrip) and strip.frame_order == "GRB"
+    assert strip.sm.kw["first_sideset_pin"] == "GP16"
+    ring = make_ring(cfg, strip)
+    rgb_ring = make_ring(cfg)
+    for r in (ring, rgb_ring):
+        for seat, status in {1: ACTIVE, 2: ACTIVE, 3: ACTIVE, 6: WAIT_BB}.items():
+            r.status[seat] = status
+        r.button, r.sb, r.bb, r.first_to_act = 1, 2, 3, 1   # (first to act breathes)
+    np = MicroPythonNeoPixel(24)
+    mp = MicroPythonStrip(np, order="GRB")
+    for t in (0, 400, 900):
+        strip.show(ring.render(t))
+        mp.show(rgb_ring.render(t))
+        assert strip.sm.sent[-1] == bytes(np.buf)
+    assert len(strip.sm.sent) == 3
+    # An unchanged frame is not sent again, but for once every REFRESH frames.
+    n = len(strip.sm.sent)
+    for _ in range(strip_cp.REFRESH):
+        strip.show(ring.buf)
+    assert len(strip.sm.sent) == n
+    strip.show(ring.buf)
+    assert len(strip.sm.sent) == n + 1
+    # RGBW strips, and a brightness of the library's, go through the neopixel library.
+    neopixel, board = lib
+    for kw in ({"order": "GRBW"}, {"order": "GRB", "brightness": 0.5}):
+        assert isinstance(strip_cp.open_strip(board.NEOPIXEL, 24, **kw).pixels, neopixel.NeoPixel)

@@ -45,10 +45,13 @@ def _kill_text(mark):
     return "%d%s" % (mark[0], " half" if mark[1] else "")
 
 
-def make_ring(cfg):
+def make_ring(cfg, strip=None):
+    """The ring config.json describes, drawing its frames in the byte order the strip takes
+    (its frame_order; "RGB" by default)."""
     return ringmod.Ring(cfg["leds"], cfg["seats"], offset=cfg["offset"],
                         reverse=cfg["direction"] == "ccw", brightness=cfg["brightness"],
-                        budget_ma=cfg["budget_ma"], palette=cfg["palette"] or None)
+                        budget_ma=cfg["budget_ma"], palette=cfg["palette"] or None,
+                        order=getattr(strip, "frame_order", "RGB"))
 
 
 class AfterFlash:
@@ -84,7 +87,7 @@ class App:
         if len(pins) < seats + 1:
             raise ValueError("pins: %d given for %d seats and the next-hand button"
                              % (len(pins), seats))
-        self.ring = make_ring(cfg)
+        self.ring = make_ring(cfg, strip)
         self.history = History()   # what each undoable event was (`* undo sit 3`)
         self.tournament = cfg.get("tournament")
         self.presses = Presses(self, rng)
@@ -145,7 +148,7 @@ class App:
         """The frame on the ring, after the frame of the last event has gone out."""
         if self.render_due:
             self.frame(self.now)
-        return protocol.leds_text(self.ring.buf)
+        return protocol.leds_text(self.ring.buf, self.ring.order)
 
     def hand_over(self):
         """The `repl` command: the board's loop ends after this reply and leaves the serial

@@ -30,13 +30,15 @@ ROLE_ERROR = const(11)  # the pattern of a refused configuration
 ROLE_KILL = const(12)  # the seat of a kill (blinks: the steady vermilion is the clock's)
 
 
-def palette_bytes(palette=None):
-    """The palette as R, G, B bytes per role in the order of ROLES: the default, overridden
-    per role by a dict of role -> "RRGGBB"; an unknown role or a colour that is not "RRGGBB"
-    raises ValueError."""
+def palette_bytes(palette=None, order="RGB"):
+    """The palette as 3 bytes per role in the order of ROLES, each role's R, G and B placed
+    as order says ("GRB": G first): the default, overridden per role by a dict of role ->
+    "RRGGBB"; an unknown role or a colour that is not "RRGGBB" raises ValueError."""
+    if not is_colour_order(order):
+        raise ValueError("order: %r is not an order of R, G and B" % (order,))
     pal = bytearray(3 * len(ROLES))
     for i in range(len(ROLES)):
-        _put_colour(pal, i, DEFAULT_PALETTE[i])
+        _put_colour(pal, i, DEFAULT_PALETTE[i], order)
     if palette:
         for role in sorted(palette):
             colour = palette[role]
@@ -44,16 +46,21 @@ def palette_bytes(palette=None):
                 raise ValueError("palette.%s: unknown role" % role)
             if not is_colour(colour):
                 raise ValueError('palette.%s: %r is not a colour "RRGGBB"' % (role, colour))
-            _put_colour(pal, ROLES.index(role), colour)
+            _put_colour(pal, ROLES.index(role), colour, order)
     return pal
 
 
-def _put_colour(pal, i, colour):
-    """Role i's R, G, B bytes in pal, from "RRGGBB"."""
+def is_colour_order(order):
+    """order is "RGB", "GRB" or another order of the three letters."""
+    return isinstance(order, str) and len(order) == 3 and "".join(sorted(order)) == "BGR"
+
+
+def _put_colour(pal, i, colour, order):
+    """Role i's bytes in pal from "RRGGBB", R, G and B where order puts them."""
     c = int(colour, 16)
-    pal[3 * i] = c >> 16
-    pal[3 * i + 1] = (c >> 8) & 0xFF
-    pal[3 * i + 2] = c & 0xFF
+    pal[3 * i + order.index("R")] = c >> 16
+    pal[3 * i + order.index("G")] = (c >> 8) & 0xFF
+    pal[3 * i + order.index("B")] = c & 0xFF
 
 
 def is_colour(v):

@@ -126,11 +126,15 @@ def state_json(t):
 _HEX = "0123456789ABCDEF"
 
 
-def leds_text(buf):
-    """The `leds` payload: RGB bytes as "RRGGBB" per LED, space separated."""
+def leds_text(buf, order="RGB"):
+    """The `leds` payload: "RRGGBB" per LED, space separated, from a frame whose LEDs' 3
+    bytes are in order (see ring.Ring)."""
+    r = order.index("R")
+    g = order.index("G")
+    b = order.index("B")
     out = []
     for i in range(0, len(buf) - 2, 3):
-        out.append("%02X%02X%02X" % (buf[i], buf[i + 1], buf[i + 2]))
+        out.append("%02X%02X%02X" % (buf[i + r], buf[i + g], buf[i + b]))
     return " ".join(out)
 
 

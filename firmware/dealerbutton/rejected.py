@@ -38,7 +38,7 @@ class Rejected:
         self.ring = None
         if strip is not None:
             try:
-                self.ring = make_ring(cfg)
+                self.ring = make_ring(cfg, strip)
                 self.ring.mode = ringmod.ERROR
             except ValueError:      # a ring it cannot draw (too few LEDs): the message says
                 self.ring = None

@@ -1,5 +1,5 @@
-"""LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
-current limit applied).
+"""LED ring renderer: the seats' statuses and roles in, one frame out (3 bytes an LED, R G B
+or the strip's own colour order; brightness and current limit applied).
 
 After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
 ACTIVE, AWAY, WAIT_BB, WAIT_POST) and the seat of each role into ``ring.button``,
@@ -77,10 +77,11 @@ def estimate_ma(buf):
 class Ring:
     """The table's LED ring: leds LEDs shared out among seats seats, seat 1's first LED at
     strip LED offset (reverse: counting down the strip); frames drawn at brightness 0..255
-    and kept within budget_ma; palette: config.json's, over the default one."""
+    and kept within budget_ma; palette: config.json's, over the default one; order: the
+    order of each LED's bytes in buf ("RGB", or "GRB" for a strip that sends buf as it is)."""
 
     def __init__(self, leds, seats, offset=0, reverse=False, brightness=128, budget_ma=400,
-                 palette=None):
+                 palette=None, order="RGB"):
         if not 2 <= seats <= 12:
             raise ValueError("seats: %d is not in 2..12" % seats)
         if leds < seats:
@@ -94,6 +95,7 @@ class Ring:
         self.seats = seats
         self.offset = offset % leds
         self.reverse = bool(reverse)
+        self.order = order
         self.brightness = brightness
         self.budget_ma = budget_ma
         self.status = bytearray(seats + 1)  # each seat's status ([0]: unused)
@@ -114,7 +116,14 @@ class Ring:
         # A press's flash shows: from flash() to the frame that finds it over. (A plain
         # attribute: a property would make every attribute store look through the class.)
         self.flashing = False
-        self._canvas = Canvas(leds, seats, self.offset, self.reverse, palette)
+        # The level frames are drawn at, the brightness at most: lowered where the picture
+        # would go over budget_ma, found again when the picture or the brightness changes
+        # (see _fit_level), so that a frame over budget is rare and the steady seats stay
+        # as bright from frame to frame.
+        self._fit = 255
+        self._fit_brightness = -1
+        self._refit = True
+        self._canvas = Canvas(leds, seats, self.offset, self.reverse, palette, order)
         self._steady = SteadyPicture(self._canvas, seats)
         self._overlays = Overlays(self._canvas, self._steady, self.buf)
 
@@ -173,11 +182,19 @@ class Ring:
             level = 255
         elif level < 0:
             level = 0
+        if level != self._fit_brightness:
+            self._fit_brightness = level
+            self._refit = True
+        if level > self._fit:
+            level = self._fit
         steady = self._steady
         if self.mode == ERROR:
             half = steady.error_now(now_ms, level)
         else:
             half = steady.seats_now(self, now_ms, level)
+        if steady.changed:
+            steady.changed = False
+            self._refit = True
         base = steady.bases[half]
         self._view[0:len(base)] = base
         total = steady.sums[half]
@@ -190,6 +207,7 @@ class Ring:
                 total += moving.chase(now_ms, level)
             if self.clock != CLOCK_NONE:
                 total = moving.clock(self, now_ms, level, total)
+        passing = self._holding or moving.flash_seat >= 0  # a press's light, soon gone
         if self._holding:
             held = self.held
             for seat in range(1, self.seats + 1):
@@ -199,10 +217,28 @@ class Ring:
             total += moving.flash(now_ms, level)
             self.flashing = moving.flash_seat >= 0
         ma = total * 55 // 765 + self.leds  # the estimated current, from the byte sum
+        if not passing:
+            self._fit_level(level, total, ma > self.budget_ma)
         if ma > self.budget_ma:
             ma = self._limit(total)
         self.ma = ma
         return self.buf
+
+    def _fit_level(self, level, total, over):
+        """The level later frames are drawn at: lowered to what this frame (drawn at level,
+        byte sum total) needs to fit the budget when it is over; when the picture changed,
+        the highest level at which it fits (the brightness at most)."""
+        if not (over or self._refit):
+            return
+        self._refit = False
+        allowed = (self.budget_ma - self.leds) * 765 // 55   # the largest byte sum within it
+        if over:
+            self._fit = level * allowed // total
+        elif total == 0:
+            self._fit = 255
+        else:
+            fit = level * allowed // total
+            self._fit = 255 if fit > 255 else (level if fit < level else fit)
 
     def _limit(self, total):
         """The frame, whose byte sum is total, scaled down to the largest R+G+B sum within

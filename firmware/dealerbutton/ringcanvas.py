@@ -24,10 +24,12 @@ BLACK = b"\x00\x00\x00"
 class Canvas:
     """Logical LED k (counted from seat 1's first LED, in seat order) is strip LED phys[k];
     seat s owns the logical LEDs start[s - 1] to start[s] - 1. rgb holds the colour being
-    painted, made from the palette's bytes (pal)."""
+    painted, made from the palette's bytes (pal). Each LED's 3 bytes are in order ("RGB", or
+    the strip's own colour order, so that a strip can send the frame as it is)."""
 
-    def __init__(self, leds, seats, offset, reverse, palette):
+    def __init__(self, leds, seats, offset, reverse, palette, order="RGB"):
         self.leds = leds
+        self.order = order
         step = -1 if reverse else 1
         self.phys = array("H", [(offset + step * k) % leds for k in range(leds)])
         self.start = array("H", [s * leds // seats for s in range(seats + 1)])
@@ -37,7 +39,7 @@ class Canvas:
     def set_palette(self, palette=None):
         """The default palette, overridden per role by a dict of role -> "RRGGBB"; a bad one
         raises ValueError."""
-        self.pal = palette_bytes(palette)
+        self.pal = palette_bytes(palette, self.order)
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -46,7 +48,7 @@ class Canvas:
         return [self.phys[k] for k in range(self.start[seat - 1], self.start[seat])]
 
     def colour(self, role, level, brightness):
-        """rgb: a palette role's R, G, B at a level (0..255), then the brightness (the same
+        """rgb: a palette role's 3 bytes at a level (0..255), then the brightness (the same
         two roundings as scaling the drawn frame by the brightness afterwards)."""
         colour_of(self.rgb, self.pal, role, level, brightness)
 

@@ -37,7 +37,8 @@ _LEVEL_ERROR = const(192)
 
 class SteadyPicture:
     """The steady picture of a ring drawn on canvas (see the module doc): bases and sums,
-    and free[0:nfree], the logical LEDs no seat lights."""
+    and free[0:nfree], the logical LEDs no seat lights; changed: what it shows changed (not
+    just its level, or the error pattern's step) since the ring last cleared it."""
 
     def __init__(self, canvas, seats):
         leds = canvas.leds
@@ -57,6 +58,7 @@ class SteadyPicture:
         self._again = bytearray(seats + 1)
         self._drawn_what = _DRAWN_NOTHING
         self._drawn_brightness = -1
+        self.changed = False
 
     def forget(self):
         """The next frame draws the whole picture again (the palette changed)."""
@@ -66,6 +68,8 @@ class SteadyPicture:
         """bases[0] made the error pattern of now_ms at brightness level (every other LED in
         the error colour, shifting by one every half second); returns 0, its index."""
         what = _DRAWN_ERROR + ((now_ms // _ERROR_BLINK_MS) & 1)
+        if self._drawn_what < _DRAWN_ERROR:
+            self.changed = True
         if what != self._drawn_what or level != self._drawn_brightness:
             self._draw_error(what - _DRAWN_ERROR, level)
             self._drawn_what = what
@@ -75,12 +79,15 @@ class SteadyPicture:
     def seats_now(self, ring, now_ms, level):
         """bases made the seats of ring's statuses and roles at brightness level; returns the
         index of the one that shows now_ms's half of the blink."""
+        changed = (ring.status != self._drawn_status or ring.button != self._drawn_button
+                   or ring.sb != self._drawn_sb or ring.bb != self._drawn_bb
+                   or ring.first_to_act != self._drawn_first_to_act
+                   or ring.kill != self._drawn_kill)
+        if changed or self._drawn_what != _DRAWN_SEATS:
+            self.changed = True
         if self._drawn_what != _DRAWN_SEATS or level != self._drawn_brightness:
             self._draw_seats(ring, level)
-        elif (ring.status != self._drawn_status or ring.button != self._drawn_button
-              or ring.sb != self._drawn_sb or ring.bb != self._drawn_bb
-              or ring.first_to_act != self._drawn_first_to_act
-              or ring.kill != self._drawn_kill):
+        elif changed:
             self._redraw_changed(ring, level)
         return 0 if now_ms % POST_BLINK_MS < POST_OFF_MS else 1
 

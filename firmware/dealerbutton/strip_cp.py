@@ -1,17 +1,16 @@
-"""LED strip adapter for CircuitPython boards.
+"""LED strip adapters for CircuitPython boards: show(buf) sends a frame, n is the LED count.
 
-Same interface as strip.py: show(rgb_buf) with 3 bytes R, G, B per LED, and n. Colour order
-and brightness are adafruit_pixelbuf's (byteorder, brightness), built into CircuitPython.
-
-On an RP2040 (rp2pio) a PIO state machine kept running sends the bits and DMA feeds it
-(rp2pio's background_write): the CPU only starts the transfer. CircuitPython's
-neopixel_write, which the adafruit neopixel library calls, sets a state machine up for every
-frame and waits for the bits: 1.9 ms of the board's time for 24 LEDs, 40 times a second.
-Other boards go through the adafruit neopixel library (lib/neopixel.py on the drive).
+On an RP2040 (rp2pio) PioStrip sends the ring's frames as they are: the ring draws them in
+the strip's colour order (its frame_order), a PIO state machine kept running sends the bits
+and DMA feeds it (rp2pio's background_write). Other boards, and RGBW strips, go through the
+adafruit neopixel library (lib/neopixel.py on the drive) with NeoPixelStrip, which takes
+R, G, B frames: colour order and brightness are adafruit_pixelbuf's (byteorder, brightness).
 
 A frame the same as the last one sent is not sent again, but for once every REFRESH frames
 (a second at 40 frames a second): the LEDs keep their colours by themselves.
 """
+
+from time import sleep
 
 REFRESH = 40          # an unchanged frame goes out again after this many
 # The PIO program of MicroPython's WS2812 example (strip_pio.py), assembled: 8 MHz, 10
@@ -24,7 +23,7 @@ LATCH_MS = 1          # the line held low this long ends a frame (WS2812B: over 
 
 
 class NeoPixelStrip:
-    """Wraps a PixelBuf (``neopixel.NeoPixel`` or the PIO one below); its auto_write is
+    """Wraps a PixelBuf (``neopixel.NeoPixel``) and takes R, G, B frames; its auto_write is
     turned off so that one frame goes out as one transmission. Colours are set as packed
     ints (small ints: no allocation per LED on the board)."""
 
@@ -49,54 +48,60 @@ class NeoPixelStrip:
         pixels.show()
 
 
-def pio_pixels(rp2pio, pin, n, order, brightness):
-    """A PixelBuf whose frames a PIO state machine sends, fed by DMA."""
-    import array
-    from time import sleep
+class PioStrip:
+    """WS2812 LEDs on an RP2040 pin, 3 bytes an LED: a PIO state machine sends the frames and
+    DMA feeds it, so the CPU only starts each transfer. show(buf) takes a frame already in
+    the strip's colour order (frame_order: the ring draws it so), copies it and sends it.
+    Allocates nothing per frame."""
 
-    import adafruit_pixelbuf  # pyright: ignore[reportMissingImports]
-    import supervisor  # pyright: ignore[reportMissingImports]
+    def __init__(self, rp2pio, pin, n, order):
+        import array
 
-    class PioPixels(adafruit_pixelbuf.PixelBuf):
-        def __init__(self):
-            super().__init__(n, byteorder=order, brightness=brightness, auto_write=False)
-            self.out = bytearray(len(order) * n)   # the frame being sent (read by the DMA)
-            self.sm = rp2pio.StateMachine(array.array("H", WS2812), frequency=8000000,
-                                          first_sideset_pin=pin, sideset_pin_count=1,
-                                          auto_pull=True, pull_threshold=8,
-                                          out_shift_right=False)
-            self.ticks_ms = supervisor.ticks_ms
-            # How long a frame takes on the wire and to latch, in whole ms.
-            self.busy_ms = (len(self.out) * 10 + 999) // 1000 + LATCH_MS
-            self.sent = -1     # when the last frame went (-1: none yet: `writing` reads True
-                               # on CircuitPython 10 until the first background write ends)
+        import supervisor  # pyright: ignore[reportMissingImports]
 
-        def _transmit(self, buf):
-            sm = self.sm
-            if self.sent >= 0 and (self.ticks_ms() - self.sent) & 0x1FFFFFFF <= self.busy_ms:
-                n = 0
-                while sm.writing and n < 5000:   # (a frame takes 2 ms at most: never hang)
-                    n += 1
-                sleep(LATCH_MS / 1000)   # the last bits leave the FIFO; the LEDs latch
-            self.out[:] = buf
-            sm.background_write(self.out)
-            self.sent = self.ticks_ms()
+        self.frame_order = order
+        self.n = n
+        self.out = bytearray(3 * n)   # the frame being sent (read by the DMA)
+        self.sm = rp2pio.StateMachine(array.array("H", WS2812), frequency=8000000,
+                                      first_sideset_pin=pin, sideset_pin_count=1,
+                                      auto_pull=True, pull_threshold=8,
+                                      out_shift_right=False)
+        self.ticks_ms = supervisor.ticks_ms
+        # How long a frame takes on the wire and to latch, in whole ms.
+        self.busy_ms = (len(self.out) * 10 + 999) // 1000 + LATCH_MS
+        self.sent = -1      # when the last frame went (-1: none yet: `writing` reads True
+                            # on CircuitPython 10 until the first background write ends)
+        self.same = REFRESH  # frames not sent since (the first one goes)
 
-        def deinit(self):
-            self.sm.deinit()
+    def show(self, buf):
+        if self.same < REFRESH and buf == self.out:
+            self.same += 1
+            return
+        self.same = 0
+        sm = self.sm
+        if self.sent >= 0 and (self.ticks_ms() - self.sent) & 0x1FFFFFFF <= self.busy_ms:
+            n = 0
+            while sm.writing and n < 5000:   # (a frame takes 2 ms at most: never hang)
+                n += 1
+            sleep(LATCH_MS / 1000)   # the last bits leave the FIFO; the LEDs latch
+        self.out[:] = buf
+        sm.background_write(self.out)
+        self.sent = self.ticks_ms()
 
-    return PioPixels()
+    def deinit(self):
+        self.sm.deinit()
 
 
 def open_strip(pin, n, order="GRB", brightness=1.0):
-    """A NeoPixelStrip on a board pin (e.g. board.GP16): n LEDs, colour order like "GRB"
-    (WS2812B), "RGB" or "GRBW", brightness 0.0..1.0 applied by the library."""
+    """The strip on a board pin (e.g. board.GP16): n LEDs, colour order like "GRB"
+    (WS2812B), "RGB" or "GRBW", brightness 0.0..1.0. On an RP2040 with 3 bytes an LED at full
+    brightness (the ring does the dimming), a PioStrip; else the neopixel library's."""
     try:
         import rp2pio  # pyright: ignore[reportMissingImports]
     except ImportError:
         rp2pio = None
-    if rp2pio is not None:
-        return NeoPixelStrip(pio_pixels(rp2pio, pin, n, order, brightness))
+    if rp2pio is not None and len(order) == 3 and brightness == 1.0:
+        return PioStrip(rp2pio, pin, n, order)
     import neopixel
 
     # The type checker sees MicroPython's neopixel stub (installed for the firmware

@@ -2,7 +2,9 @@
 but for this docstring and the attributes it reads the table from (dealerbutton.ring's),
 a test's support: tests/mp/test_ring.py holds the incremental renderer (dealerbutton.ring)
 to its frames byte for byte. It has learnt what the ring learnt since: the held seat, a
-flash over two seats, the kill.
+flash over two seats, the kill, and the level it draws at to fit the budget (the fit level:
+lowered when a frame without a press's light goes over, found again when what the seats
+show or the brightness changes).
 
 LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
 current limit applied).
@@ -119,6 +121,10 @@ class Ring:
         self._flash_ok = True
         self._flash_at = 0
         self.held = bytearray(seats + 1)
+        self._fit = 255
+        self._fit_brightness = -1
+        self._refit = True
+        self._shown = None   # what the seats showed at the last frame (for the fit level)
         self.set_palette(palette)
 
     # -- configuration (not on the frame path) --------------------------------------
@@ -126,6 +132,7 @@ class Ring:
         """Default palette, overridden per role by a dict of role -> "RRGGBB" (read as
         ring.Ring reads it; a bad one raises ValueError)."""
         self._pal = _ring.palette_bytes(palette)
+        self._shown = None
 
     def arc(self, seat):
         """The strip indices of a seat's LEDs, in seat order (seat 0: the whole ring)."""
@@ -160,6 +167,14 @@ class Ring:
 
     # -- the frame ------------------------------------------------------------------
     def render(self, now_ms):
+        if self.mode == ERROR:
+            shown = "error"
+        else:
+            shown = (bytes(self.status), self.button, self.sb, self.bb, self.first_to_act,
+                     self.kill)
+        refit = shown != self._shown
+        self._shown = shown
+        passing = self._flash_seat >= 0 or any(self.held)
         buf = self.buf
         for i in range(len(buf)):
             buf[i] = 0
@@ -179,7 +194,7 @@ class Ring:
                     self._put(k, 8, _LEVEL_HELD)  # role: ok
         if self._flash_seat >= 0:
             self._flash(now_ms)
-        self._limit()
+        self._limit(refit, passing)
         return buf
 
     def _put(self, k, role, level):
@@ -301,14 +316,21 @@ class Ring:
             else:
                 self._put(k, role, 0)
 
-    def _limit(self):
-        """Apply the brightness, then scale the frame down to the current budget."""
+    def _limit(self, refit, passing):
+        """Apply the brightness (the fit level at most), then scale the frame down to the
+        current budget."""
         buf = self.buf
         level = self.brightness
         if level > 255:
             level = 255
         elif level < 0:
             level = 0
+        if level != self._fit_brightness:
+            self._fit_brightness = level
+            refit = True
+        self._refit = refit or self._refit
+        if level > self._fit:
+            level = self._fit
         total = 0
         for i in range(len(buf)):
             v = buf[i] * level // 255
@@ -316,6 +338,15 @@ class Ring:
             total += v
         leds = self.leds
         ma = total * 55 // 765 + leds
+        allowed = (self.budget_ma - leds) * 765 // 55
+        if not passing and (ma > self.budget_ma or self._refit):
+            self._refit = False
+            if ma > self.budget_ma:
+                self._fit = level * allowed // total
+            elif total == 0:
+                self._fit = 255
+            else:
+                self._fit = min(255, max(level, level * allowed // total))
         if ma > self.budget_ma:
             # Down to the largest R+G+B sum over all LEDs that stays within budget.
             scale = (self.budget_ma - leds) * 765 // 55 * 256 // total

@@ -490,6 +490,84 @@ def test_limit_scales_down_only_when_needed_and_uses_the_budget():
     assert r3.ma < 400
 
 
+def full_table(r, seats):
+    for seat in range(1, seats + 1):
+        r.status[seat] = ACTIVE
+    put(r, 1, ACTIVE, "button")
+    put(r, 2, ACTIVE, "sb")
+    put(r, 3, ACTIVE, "bb")
+    put(r, 4, ACTIVE, "first_to_act")
+
+
+def test_a_ring_over_budget_settles_at_a_level_that_fits():
+    """Over budget, the first frames are scaled down; then the ring draws at a level that
+    fits (no frame scaled, the steady seats as bright from frame to frame), and finds a
+    higher level again when fewer seats are lit."""
+    r = Ring(60, 12, brightness=255, budget_ma=400)
+    full_table(r, 12)
+    scaled = []
+    for t in range(0, 6000, 25):
+        r.render(t)
+        assert r.ma <= 400, (t, r.ma)
+        scaled.append(r._fit)
+    fit = r._fit
+    assert fit < 255
+    seat9 = r.arc(9)[0]
+    steady = set()
+    for t in range(6000, 9000, 25):
+        r.render(t)
+        assert r.ma <= 400
+        assert r._fit == fit, "the level moves only when the picture changes"
+        steady.add(bytes(r.buf[3 * seat9:3 * seat9 + 3]))
+    assert len(steady) == 1, steady
+    # Fewer seats lit: the ring draws brighter again, still within budget.
+    for seat in range(5, 13):
+        r.status[seat] = EMPTY
+    r.render(9000)
+    r.render(9025)
+    assert r._fit > fit
+    assert r.ma <= 400
+
+
+def test_a_press_s_light_does_not_lower_the_level():
+    r = Ring(60, 12, brightness=255, budget_ma=400)
+    full_table(r, 12)
+    for t in range(0, 6000, 25):
+        r.render(t)
+    fit = r._fit
+    r.flash(0, True, 6000)   # the whole ring white: far over budget, scaled
+    r.render(6000)
+    assert r.ma <= 400
+    assert r._fit == fit
+
+
+def test_a_ring_in_the_strip_s_colour_order_is_the_rgb_frame_reordered():
+    """A strip that sends frames as they are (CircuitPython's PIO strip) gets them in its
+    own colour order; `leds` still reports R, G, B."""
+    from dealerbutton.protocol import leds_text
+
+    for order in ("GRB", "BRG"):
+        rgb = open_ring(24, 9, brightness=128)
+        other = open_ring(24, 9, brightness=128, order=order)
+        for r in (rgb, other):
+            put(r, 1, ACTIVE, "button")
+            put(r, 2, ACTIVE, "sb")
+            put(r, 3, ACTIVE, "bb first_to_act")
+            put(r, 5, WAIT_POST)
+            put(r, 6, AWAY)
+            r.render(700)
+        for led in range(24):
+            for c in range(3):
+                assert other.buf[3 * led + c] == rgb.buf[3 * led + "RGB".index(order[c])]
+        assert leds_text(other.buf, order) == leds_text(rgb.buf)
+    try:
+        Ring(24, 9, order="GRBW")
+    except ValueError as exc:
+        assert "order" in str(exc)
+    else:
+        raise AssertionError("an order of four colours is not a ring's")
+
+
 def test_render_allocates_nothing():
     r = Ring(60, 12)
     for seat in range(1, 13):
