@@ -119,6 +119,7 @@ class App:
         """The table (and the clock) saved now; a failing flash is reported, never fatal."""
         self.save_due = False
         self.stats.dirty = True   # (a save allocates: the collector runs after the next frame)
+        self.stats.collect_after_save = True
         c = self.clock
         if c is not None:
             c.saved(self.now)

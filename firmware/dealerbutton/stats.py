@@ -6,9 +6,9 @@ collector, so that what the board reports is its real load. Durations go into hi
 made once at start, so recording one allocates nothing and the figures cover the whole time
 since boot in fixed memory; `load` is the busy share of the last LOAD_WINDOW_MS.
 
-The collector runs right after a turn that drew a frame (the next one is 25 ms away; a
-collection takes about 5 ms on the Pico), at most every COLLECT_EVERY_MS, and only when the
-app did something since the last one (a host command, a press, a save: what allocates;
+The collector runs right after a turn that drew a frame (the next one is 25 ms away), at
+most every COLLECT_EVERY_MS but at once after a save, and only when the app did something
+since the last one (a host command, a press, a save: what allocates;
 an idle turn and a frame allocate nothing). MicroPython collects by itself only when an
 allocation finds the heap full, wherever that happens to be; collected this way, the
 board's 246 KB heap never gets near full. Nothing here asks the heap how full it is:
@@ -136,6 +136,9 @@ class Stats:
         self.since = self.last         # the start of this turn
         self.collected = self.last     # when the collector last ran
         self.dirty = False             # the app did something since then
+        # A save happened: the next collection need not wait COLLECT_EVERY_MS. It then comes
+        # right after the press that saved, rather than later, where the next press may be.
+        self.collect_after_save = False
         self.pressing = False          # the app: a button is down, or its release not counted
         self.busy_us = 0               # turns' time in this load window
         self.window_ms = 0             # the load window's length so far
@@ -180,8 +183,9 @@ class Stats:
             return False
         t0 = self.clock_us()
         ago = ticks_diff(t0, self.collected)
-        if 0 <= ago < COLLECT_EVERY_MS * 1000:
+        if not self.collect_after_save and 0 <= ago < COLLECT_EVERY_MS * 1000:
             return False
+        self.collect_after_save = False
         gc.collect()
         self.collect.add(ticks_diff(self.clock_us(), t0))
         self.collected = t0

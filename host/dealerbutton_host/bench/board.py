@@ -394,12 +394,21 @@ def measure_presses(table: Table, rounds: int) -> Dict[str, Any]:
             else:
                 first_light.append(r["first_light_ms"])
 
+    def settle() -> None:
+        """The board idle again after a host command (its reply, its save): a press's
+        figures are the buttons', not a command's that happens to run at the same time."""
+        assert table.board is not None
+        table.board.run_for(SETTLE_MS[table.runtime])
+
     for n in range(rounds):
         table.say("presses, round %d of %d" % (n + 1, rounds))
-        for role, seat in sorted(hand_roles(table).items()):
+        roles = hand_roles(table)
+        settle()
+        for role, seat in sorted(roles.items()):
             note(role, press(table, view, seat, 100 + 7 * n))
             note("away", press(table, view, seat, 100 + 11 * n))
         table.call("leave 9")
+        settle()
         note("empty", press(table, view, 9, 120 + 5 * n))
         note("next hand (deal)", press(table, view, 0, 100 + 13 * n))
         r = press(table, view, 9, 1500)
