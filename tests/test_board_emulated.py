@@ -212,6 +212,43 @@ def test_a_kill_marked_with_the_buttons_blinks_its_colour_and_is_spent_by_the_de
     assert "kill" not in json.loads(t.call("deal"))   # spent
 
 
+def test_a_move_with_the_buttons_alone_is_undone_and_its_wait_survives_a_power_cycle(table):
+    """Seat 3's button held, seat 6's pressed and let go: the player moves (C1), away from
+    the big blind, so he waits a deal at his new seat (C3). The next-hand button held undoes
+    the move; made again, the move and its wait survive a power cycle."""
+    t = table
+    buttons_alone(t)   # four players, two hands dealt: button 4, SB 1, BB 2
+    view = RingView(t.cfg)
+    before = json.loads(t.call("state"))
+    assert [s["status"] for s in before["seats"][:6]] == [
+        "active", "active", "active", "active", "empty", "empty"]
+    move_with_the_buttons(t, 3, 6)
+    moved = json.loads(t.call("state"))
+    assert moved["seats"][2]["status"] == "empty", moved
+    assert moved["seats"][5]["status"] == "waiting" and moved["seats"][5]["wait"] == 1, moved
+    assert moved["hands"] == before["hands"]   # no deal, no undo, no sit, no leave
+    r = press(t, view, 0, 1500)   # the next-hand button held: undo
+    assert r["release_ms"] is not None, r
+    t.board.run_for(500)
+    assert json.loads(t.call("state")) == before
+    move_with_the_buttons(t, 3, 6)
+    assert json.loads(t.call("state")) == moved
+    power_cycle_keeps(t)   # in the middle of the mover's wait
+    assert json.loads(t.call("state")) == moved
+
+
+def move_with_the_buttons(t, old, new):
+    """The old seat's button held, the new seat's pressed and let go, then the old one."""
+    board = t.board
+    old_gpio = boardbench.gpio_of(t.cfg, old)
+    board.press(old_gpio)
+    board.run_for(500)
+    board.press(boardbench.gpio_of(t.cfg, new), 120)
+    board.run_for(300)
+    board.release(old_gpio)
+    board.run_for(500)
+
+
 def test_a_power_cycle_keeps_the_table(table):
     power_cycle_keeps(table)
 
