@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from dealerbutton_host.bench import local
-from mpy import ROOT
+from micropython_unix import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import types
 import pytest
 from dealerbutton import VERSION, store
 from dealerbutton.ticks import ticks_diff
-from mpy import FIRMWARE
+from micropython_unix import FIRMWARE
 
 CODE_PY = FIRMWARE / "circuitpython" / "code.py"
 BOOT_PY = FIRMWARE / "circuitpython" / "boot.py"
@@ -244,7 +244,7 @@ def power(tmp_path, monkeypatch):
     saved = {k: v for k, v in sys.modules.items() if _touched(k)}
     saved_attr = getattr(dealerbutton, "board_cp", None)
     monkeypatch.setattr(sys, "path", [p for p in sys.path
-                                      if not p.rstrip("/").endswith("tests/fakes")])
+                                      if not p.rstrip("/").endswith("support/fakes")])
 
     def boot(**kw):
         rig = Rig(tmp_path, **kw)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mqttrig import MOSQUITTO, Mosquitto, Recorder
+from mqtt_rig import MOSQUITTO, Mosquitto, Recorder
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
                                 reason="mosquitto not installed (under CI: a failure)")

@@ -8,7 +8,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from mpy import ROOT
+from micropython_unix import ROOT
 
 BIN = Path(sys.executable).parent
 FIRMWARE = ROOT / "firmware"

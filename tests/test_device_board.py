@@ -1,10 +1,10 @@
-"""board.py and main.py under the real `micropython` command, with tests/fakes standing in
+"""board.py and main.py under the real `micropython` command, with tests/support/fakes standing in
 for machine and neopixel: pins, ring, watchdog, serial input, bad config, crash, Ctrl-C,
 safe boot."""
 
 import json
 
-from mpy import FIRMWARE, run_micropython
+from micropython_unix import FIRMWARE, run_micropython
 
 PRELUDE = """
 import sys

@@ -4,7 +4,7 @@ the hardware pin map."""
 import json
 
 from dealerbutton import config
-from mpy import ROOT
+from micropython_unix import ROOT
 
 
 def test_config_json_is_valid_and_equals_the_defaults():

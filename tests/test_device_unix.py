@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from mpy import FIRMWARE, ROOT, micropython_exe
+from micropython_unix import FIRMWARE, ROOT, micropython_exe
 
 RUNTIMES = ["cpython", "micropython"]
 

@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from mpy import ROOT
+from micropython_unix import ROOT
 
 HW = ROOT / "hardware"
 PINS = json.loads((HW / "pins.json").read_text())

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from dealerbutton_host import cli
 from dealerbutton_host.device import deploy
-from mpy import FAKES, FIRMWARE, micropython_exe
+from micropython_unix import FAKES, FIRMWARE, micropython_exe
 
 BIN = Path(sys.executable).parent
 MODULES = sorted(p.stem for p in (FIRMWARE / "dealerbutton").glob("*.py")
@@ -217,7 +217,7 @@ NETWORK = {"ssid": "club", "wifi_password": "pw", "broker": "10.0.0.2", "room": 
 def mip_index(root):
     """A micropython-lib index in a folder, laid out as the real one (package/<mpy>/<name>/
     <version>.json naming each file by the start of its SHA-256, file/<h[:2]>/<h>), holding
-    umqtt.simple at the pinned version: here the test's stand-in (tests/fakes/umqtt),
+    umqtt.simple at the pinned version: here the test's stand-in (tests/support/fakes/umqtt),
     compiled with mpy-cross. mpremote's mip reads such a folder as it reads a URL."""
     name, version = deploy.umqtt_pin()
     hashes = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dealerbutton_host.device import drive
 from dealerbutton_host.device.deploy import DeployError
-from mpy import FIRMWARE
+from micropython_unix import FIRMWARE
 
 BIN = Path(sys.executable).parent
 OURS = sorted(p.name for p in (FIRMWARE / "dealerbutton").glob("*.py")

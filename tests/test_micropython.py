@@ -5,13 +5,13 @@ import subprocess
 import sys
 
 import pytest
-from mpy import MP_TESTS, ROOT, run_micropython
+from micropython_unix import FAKES, MP_TESTS, ROOT, SUPPORT, run_micropython
 
 MODULES = sorted(p for p in MP_TESTS.glob("test_*.py"))
 
 
 def run_cpython(path):
-    env_path = [str(ROOT / "firmware"), str(ROOT / "tests" / "fakes"), str(MP_TESTS)]
+    env_path = [str(ROOT / "firmware"), str(FAKES), str(SUPPORT), str(MP_TESTS)]
     code = "import sys; sys.path[:0] = %r; import runpy; runpy.run_path(%r, run_name='__main__')" % (
         env_path, str(path))
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)

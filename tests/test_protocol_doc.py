@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from mpy import FIRMWARE, micropython_exe
+from micropython_unix import FIRMWARE, micropython_exe
 
 DOC = FIRMWARE / "dealerbutton" / "PROTOCOL.md"
 RUNTIMES = ["cpython", "micropython"]

@@ -13,8 +13,8 @@ once when let go. The clock wraps on the way.
 """
 from dealerbutton.buttons import Button
 from dealerbutton.chords import Chords
-from fakeflash import FakeFlash
-from reliab import Device, Rand, make_config
+from fake_flash import FakeFlash
+from reliability_campaign import Device, Rand, make_config
 
 SIZES = {
     "quick": {"episodes": 400, "stuck": 2, "stuck_minutes": (1, 3)},

@@ -1,4 +1,4 @@
-"""Reliability campaign 4: config.json (tests/mp/reliab_config.py) on CPython, under the real
+"""Reliability campaign 4: config.json (tests/support/reliability_config_campaign.py) on CPython, under the real
 `micropython` (which parses config.json on the board), through the board's start-up
 (board.run with the fake machine) and the emulated board's --config."""
 import os
@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-import reliab_config
-from mpy import FIRMWARE, MP_TESTS, micropython_exe, run_micropython
-from reliab import Rand
+import reliability_config_campaign
+from micropython_unix import FIRMWARE, SUPPORT, micropython_exe, run_micropython
+from reliability_campaign import Rand
 
 SIZES = {"quick": 3000, "large": 60000}
 MP_SIZES = {"quick": 3000, "large": 20000}      # micropython runs it about 20 times slower
@@ -17,8 +17,8 @@ MP_SIZES = {"quick": 3000, "large": 20000}      # micropython runs it about 20 t
 def test_config_cases_and_random_mutations_on_cpython(campaign):
     n = SIZES[campaign]
     seen = []
-    total, fails = reliab_config.check_systematic(seen.append)
-    counts, rfails = reliab_config.check_random(Rand(1), n, seen.append)
+    total, fails = reliability_config_campaign.check_systematic(seen.append)
+    counts, rfails = reliability_config_campaign.check_random(Rand(1), n, seen.append)
     print("\nconfig (CPython): %d systematic cases (malformed JSON, every truncation, wrong "
           "types, out of range, every pair of pins used twice, every seats > LEDs) each refused "
           "naming exactly its fields; %d random mutations: %d accepted (sane, and the App ran "
@@ -32,10 +32,10 @@ def test_config_cases_and_random_mutations_on_cpython(campaign):
 def on_micropython(campaign):
     """The same campaign under micropython and on CPython, as printed verdicts."""
     args = [str(MP_SIZES[campaign]), "1"]
-    mp = run_micropython(path=MP_TESTS / "reliab_config.py", args=args, timeout=1800,
+    mp = run_micropython(path=SUPPORT / "reliability_config_campaign.py", args=args, timeout=1800,
                          extra_paths=[], check=False)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIRMWARE), str(MP_TESTS)]))
-    cp = subprocess.run([sys.executable, str(MP_TESTS / "reliab_config.py")] + args,
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIRMWARE), str(SUPPORT)]))
+    cp = subprocess.run([sys.executable, str(SUPPORT / "reliability_config_campaign.py")] + args,
                         capture_output=True, text=True, env=env, timeout=1800)
     assert cp.returncode == 0, cp.stderr
     assert mp.returncode == 0, mp.stdout[-3000:] + mp.stderr[-3000:]

@@ -6,8 +6,8 @@ button, the error pattern, accepted and refused flashes), every frame the App wo
 (one each 25 ms) over a whole animation period must stay within the current budget by
 ring.estimate_ma. Then the real App, in random games, for every frame it shows."""
 from dealerbutton import ring as R
-from fakeflash import FakeFlash
-from reliab import Device, Rand, do, make_config, random_event
+from fake_flash import FakeFlash
+from reliability_campaign import Device, Rand, do, make_config, random_event
 
 SIZES = {
     "quick": {"budgets": (400,), "mixes": 6, "games": 6, "events": 40},

@@ -19,9 +19,9 @@ import copyreg
 import ctypes
 
 from dealerbutton.rules import Table
-from fakeflash import PowerCut
-from reliab import Device, Rand, do, make_config, random_event
-from reliabflash import TornFlash
+from fake_flash import PowerCut
+from reliability_campaign import Device, Rand, do, make_config, random_event
+from torn_flash import TornFlash
 
 # A device is forked with copy.deepcopy: a memoryview (the ring's and the strip's views of
 # their own buffers, the table's views of its one bytearray of per-seat facts) is made again

@@ -1,4 +1,4 @@
-"""Reliability campaign 2: protocol fuzzing (tests/mp/reliab_fuzz.py), in-process on CPython,
+"""Reliability campaign 2: protocol fuzzing (tests/support/reliability_protocol_campaign.py), in-process on CPython,
 in-process under the real `micropython` (the same seeded stream must give the same counts),
 and against the emulated board (`python -m dealerbutton.unix`, `micropython -m
 dealerbutton.unix`) as a subprocess fed through a pipe in pieces of random size."""
@@ -10,9 +10,9 @@ import threading
 import time
 
 import pytest
-import reliab_fuzz
-from mpy import FIRMWARE, MP_TESTS, micropython_exe, run_micropython
-from reliab import Rand
+import reliability_protocol_campaign
+from micropython_unix import FIRMWARE, SUPPORT, micropython_exe, run_micropython
+from reliability_campaign import Rand
 
 SIZES = {
     # in-process lines x seeds on CPython, the same under micropython, emulator lines
@@ -26,7 +26,7 @@ def test_fuzz_the_protocol_in_process(campaign):
     total = {"lines": 0, "bytes": 0, "feeds": 0, "changed": 0}
     kinds = {}
     for seed in range(1, size["seeds"] + 1):
-        c = reliab_fuzz.run(size["lines"], 100 + seed)
+        c = reliability_protocol_campaign.run(size["lines"], 100 + seed)
         for k in total:
             total[k] += c[k]
         for k in c["kinds"]:
@@ -41,9 +41,9 @@ def test_fuzz_the_protocol_in_process(campaign):
 def test_fuzz_the_protocol_under_micropython(campaign):
     size = SIZES[campaign]
     args = [str(size["mp_lines"]), str(size["mp_seeds"])]
-    mp = run_micropython(path=MP_TESTS / "reliab_fuzz.py", args=args, timeout=1800)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIRMWARE), str(MP_TESTS)]))
-    cp = subprocess.run([sys.executable, str(MP_TESTS / "reliab_fuzz.py")] + args,
+    mp = run_micropython(path=SUPPORT / "reliability_protocol_campaign.py", args=args, timeout=1800)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FIRMWARE), str(SUPPORT)]))
+    cp = subprocess.run([sys.executable, str(SUPPORT / "reliability_protocol_campaign.py")] + args,
                         capture_output=True, text=True, env=env, timeout=1800)
     assert cp.returncode == 0, cp.stderr
     assert mp.stdout == cp.stdout, (mp.stdout, cp.stdout)
@@ -66,7 +66,7 @@ def test_fuzz_the_emulated_board_through_a_pipe(runtime, campaign, tmp_path):
     seats = 6
     items = []
     while len(items) < SIZES[campaign]["emu"]:
-        for body, kind, end in reliab_fuzz.next_lines(rand, seats):
+        for body, kind, end in reliability_protocol_campaign.next_lines(rand, seats):
             items.append((body, kind, end))
             items.append((b"state", "state", b"\n"))
     data = b"".join(body + end for body, _, end in items)
@@ -115,7 +115,7 @@ def test_fuzz_the_emulated_board_through_a_pipe(runtime, campaign, tmp_path):
                 changed += 1
             state = now
         else:
-            reliab_fuzz.check_reply(kind, reply, body)
+            reliability_protocol_campaign.check_reply(kind, reply, body)
             last_body, last_kind, last_reply = body, kind, reply
     fuzz = len(items) // 2
     print("\nprotocol fuzzing (%s -m dealerbutton.unix, a pipe): %d fuzz lines and %d state "

@@ -12,7 +12,7 @@ import pytest
 from dealerbutton_host.room import model, view
 from dealerbutton_host.room.bridge import TableBridge
 from dealerbutton_host.sim.table import SimTable
-from mqttrig import MOSQUITTO, Mosquitto, Recorder
+from mqtt_rig import MOSQUITTO, Mosquitto, Recorder
 
 GLYPHS = {"active": "#", "away": "a", "waiting": "w", "empty": "."}
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from mqttrig import MOSQUITTO
+from mqtt_rig import MOSQUITTO
 
 pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO) and not os.environ.get("CI"),
                                 reason="mosquitto not installed (under CI: a failure)")

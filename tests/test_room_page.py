@@ -6,7 +6,7 @@ import json
 import os
 import threading
 
-import pagetext
+import page_text
 import pytest
 from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
@@ -111,7 +111,7 @@ def test_a_room_without_a_tournament_hides_its_panel(page_of):
     assert errors == []
 
 
-@pytest.mark.parametrize("size", sorted(pagetext.SIZES))
+@pytest.mark.parametrize("size", sorted(page_text.SIZES))
 def test_every_text_readable_and_no_label_split_from_its_value(page_of, size):
     """At a laptop's 1366x768 and a phone's 390x844: an online table, an offline one, a
     tournament clock; every text at WCAG AA contrast (4.5:1), nothing like "Table / 7"."""
@@ -121,8 +121,8 @@ def test_every_text_readable_and_no_label_split_from_its_value(page_of, size):
                           ("10", table_state([1, 2], seats=6, deal=False, name="10"), "0"),
                           ("main-hall", table_state([1, 2, 4], clock=clock, name="main-hall"),
                            "1"))
-    page, errors = page_of(model, pagetext.SIZES[size])
-    assert pagetext.problems(page) == []
+    page, errors = page_of(model, page_text.SIZES[size])
+    assert page_text.problems(page) == []
     t10 = page.locator('[data-table="10"]')
     assert "OFFLINE" in t10.inner_text()
     assert t10.locator("h2").inner_text().split("\n") == ["Table 10", "4 open"]

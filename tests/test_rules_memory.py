@@ -1,7 +1,7 @@
 """What the rules core costs in RAM, measured under the real MicroPython (unix port,
 64-bit: the Pico's 32-bit words make every figure smaller there)."""
 
-from mpy import run_micropython
+from micropython_unix import run_micropython
 
 SCRIPT = """
 import gc, json

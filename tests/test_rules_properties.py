@@ -1,6 +1,6 @@
 """Hypothesis properties of the rules core over random event sequences, every rule set.
 
-The invariants themselves live in tests/mp/rules_scenario.py (shared with the examples
+The invariants themselves live in tests/support/rules_scenario.py (shared with the examples
 and the exhaustive walk): exactly one big blind, always dealt in; heads-up the button
 posts the small blind and acts first; nobody owes more than one SB and one BB, and what a
 player away (or waiting, not dealt in) owes never shrinks until he pays or the BB reaches

@@ -10,7 +10,7 @@ from dealerbutton import strip_cp
 from dealerbutton.ring import ACTIVE, WAIT_BB, Ring
 from dealerbutton.strip import NeoPixelStrip as MicroPythonStrip
 
-# Modules whose import depends on the board Blinka detects, or that tests/fakes shadows.
+# Modules whose import depends on the board Blinka detects, or that tests/support/fakes shadows.
 LIBRARY_MODULES = ("neopixel", "neopixel_write", "adafruit_pixelbuf", "board", "digitalio",
                    "microcontroller", "adafruit_blinka", "adafruit_platformdetect")
 
@@ -22,13 +22,13 @@ def _ours(name):
 @pytest.fixture(scope="module")
 def lib():
     """Import the real neopixel library on a clean slate and put everything back after, so
-    tests that use the fake `neopixel` (tests/fakes) are not affected."""
+    tests that use the fake `neopixel` (tests/support/fakes) are not affected."""
     saved_modules = {k: v for k, v in sys.modules.items() if _ours(k)}
     saved_path = list(sys.path)
     saved_env = os.environ.get("BLINKA_OS_AGNOSTIC")
     for k in saved_modules:
         del sys.modules[k]
-    sys.path[:] = [p for p in sys.path if not p.rstrip("/").endswith("tests/fakes")]
+    sys.path[:] = [p for p in sys.path if not p.rstrip("/").endswith("support/fakes")]
     os.environ["BLINKA_OS_AGNOSTIC"] = "1"
     try:
         import adafruit_pixelbuf

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-import pagetext
+import page_text
 import pytest
 from dealerbutton import config as fwconfig
 from dealerbutton.app import App
@@ -177,12 +177,12 @@ def command(page, line):
     wait_log(page, "> " + line + "\n  ok")
 
 
-@pytest.mark.parametrize("size", sorted(pagetext.SIZES))
+@pytest.mark.parametrize("size", sorted(page_text.SIZES))
 def test_what_players_owe_in_words_the_legend_and_readable_text(browser, url, size):
     """At a laptop's 1366x768 and a phone's 390x844: a player away who missed both blinds,
     a new one waiting for the big blind, one who will post; said as at a table, with the
     ring's legend beside them, every text at WCAG AA contrast and no label split."""
-    width, height = pagetext.SIZES[size]
+    width, height = page_text.SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     pg = context.new_page()
     errors = []
@@ -211,7 +211,7 @@ def test_what_players_owe_in_words_the_legend_and_readable_text(browser, url, si
         assert legend.count() == len(ringsvg.legend_rows()) == 15
         assert legend.first.inner_text() == "Dealer button"
         assert legend.first.locator(".leds span").count() == 8
-        assert pagetext.problems(pg) == []
+        assert page_text.problems(pg) == []
     finally:
         context.close()
     assert errors == []

@@ -5,7 +5,7 @@ port, built from the same sources)."""
 import subprocess
 import sys
 
-from mpy import FIRMWARE, ROOT, run_micropython
+from micropython_unix import FIRMWARE, ROOT, run_micropython
 
 WEBPAGE = ROOT / "host" / "dealerbutton_host" / "web" / "page"
 

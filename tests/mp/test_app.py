@@ -1,11 +1,11 @@
 """The device app driven through fake pins, a fake clock and a capturing strip: presses
 give the right table events and frames; bounce, chatter and stuck buttons give none;
 every event is saved and survives a power cut at any point of the save."""
-import mptest
+import two_runtimes
 from dealerbutton import ring as R
 from dealerbutton.rules import Table
-from devrig import Rig, marks, scaled, ticks_heap_locked
-from fakeflash import FakeFlash
+from device_rig import Rig, marks, scaled, ticks_heap_locked
+from fake_flash import FakeFlash
 
 OK = scaled("FFFFFF")
 REFUSED = scaled("D55E00")
@@ -399,4 +399,4 @@ def test_table_api_used_is_the_contract():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -3,8 +3,8 @@ kbd_intr and the host's bytes from a buffer): while the app runs every byte is t
 protocol's, Ctrl-C included; `repl` hands the line to the REPL and gives Ctrl-C back."""
 import os
 
-import machine  # tests/fakes
-import mptest
+import machine  # tests/support/fakes
+import two_runtimes
 from dealerbutton import board
 
 ROOT = "board_test_tmp"
@@ -169,4 +169,4 @@ def test_zz_clean_up():
     os.rmdir(ROOT)
 
 
-mptest.run_all(globals())
+two_runtimes.run_all(globals())

@@ -1,17 +1,17 @@
-"""A Pico W on the broker through board.py, on both runtimes, with tests/fakes standing in
+"""A Pico W on the broker through board.py, on both runtimes, with tests/support/fakes standing in
 for machine, neopixel, network (the Wi-Fi) and umqtt.simple: the Wi-Fi joined without
 blocking, every line the app writes published, the loop never stopped by a Wi-Fi or broker
 that is down, reconnecting with backoff, socket timeouts and watchdog feeds around every
 call that may block."""
 import os
 
-import machine  # tests/fakes
-import mptest
-import neopixel  # tests/fakes
-import network  # tests/fakes
+import machine  # tests/support/fakes
+import neopixel  # tests/support/fakes
+import network  # tests/support/fakes
+import two_runtimes
 from dealerbutton import board, net
 from dealerbutton.app import App
-from umqtt import simple  # tests/fakes
+from umqtt import simple  # tests/support/fakes
 
 ROOT = "board_net_tmp"
 TURN_MS = 50  # the fake clock's step per loop turn
@@ -258,4 +258,4 @@ def test_zz_clean_up():
     os.rmdir(ROOT)
 
 
-mptest.run_all(globals())
+two_runtimes.run_all(globals())

@@ -1,6 +1,6 @@
 """Button decoder and tick maths with a fake clock: clean, bouncing, chattering, stuck
 buttons and the ticks wrap-around (runs on CPython and MicroPython)."""
-import mptest
+import two_runtimes
 from dealerbutton import buttons
 from dealerbutton.buttons import LONG, NONE, RELEASED, SHORT, STUCK, Button
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
@@ -349,9 +349,9 @@ def test_update_allocates_nothing():
             b.update(t > 100 and t < 2500, t)
             t += 1
 
-    grown = mptest.allocated(three_seconds_of_polls)
+    grown = two_runtimes.allocated(three_seconds_of_polls)
     assert grown in (None, 0), grown
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -2,8 +2,8 @@
 kill from the next-hand button, and the half-done and mistaken chords refused; a held seat
 lit from its first moment. On CPython and MicroPython alike, through the real App."""
 
-import mptest
-from devrig import Rig
+import two_runtimes
+from device_rig import Rig
 
 
 def seated(players, deal=None):
@@ -106,4 +106,4 @@ def test_a_kill_from_the_next_hand_button_then_a_half_kill():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

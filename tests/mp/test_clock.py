@@ -4,7 +4,7 @@ prev and set, breaks, the last level, the ticks wrap-around, saving and restorin
 import gc
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import clock as clockmod
 from dealerbutton.clock import NOTHING, Clock, mss
 from dealerbutton.config import check_tournament
@@ -381,4 +381,4 @@ def test_constants_agree():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -1,9 +1,9 @@
 """config.json: defaults, and every kind of bad config refused with the field named."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import config
-from devrig import Rig
+from device_rig import Rig
 
 
 def errors_of(d):
@@ -187,4 +187,4 @@ def test_to_json_fixed_order_round_trips():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -5,7 +5,7 @@ between a flash erase and its program does on the board is tested on the emulate
 (tests/test_board_emulated_cp.py)."""
 import os
 
-import mptest
+import two_runtimes
 from dealerbutton import drivestore, store
 
 OLD = {"seats": 9, "rules": "dead", "hands": 3, "players": [1, 2, 3], "hand": None}
@@ -379,4 +379,4 @@ def test_a_table_too_big_for_a_copy_is_refused_and_the_copies_stay():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

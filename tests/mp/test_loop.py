@@ -3,12 +3,12 @@ the loop's rhythm, buttons at rest cost one pin read every other turn, quick tur
 button is down, a press on the ring one release wait after the release, no allocation on
 the idle poll (CPython and MicroPython)."""
 
-import mptest
+import two_runtimes
 from dealerbutton.buttons import Button
 from dealerbutton.panel import Pins
 from dealerbutton.rules import Table
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
-from devrig import Rig
+from device_rig import Rig
 
 
 class CountingPin:
@@ -133,7 +133,7 @@ def test_idle_tick_allocates_nothing():
             now = ticks_add(now, 5)
             app.tick(now)
 
-    grown = mptest.allocated(idle_ticks)
+    grown = two_runtimes.allocated(idle_ticks)
     assert grown in (None, 0), grown
 
 
@@ -296,4 +296,4 @@ def test_a_press_command_writes_its_events_before_its_reply():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -1,9 +1,9 @@
 """The board's own MQTT publishing (dealerbutton.net) with a fake umqtt client: topics,
 retained state, last will, commands from the floor, a lost network with backoff, events
 counted while offline, the table never stopped (CPython and MicroPython)."""
-import mptest
+import two_runtimes
 from dealerbutton import config, net
-from devrig import Rig
+from device_rig import Rig
 
 SETTINGS = {"ssid": "club", "broker": "10.0.0.2", "room": "club", "table": "7"}
 BASE = "dealerbutton/club/7/"
@@ -329,4 +329,4 @@ def test_check_command():
 
 
 if __name__ == "__main__":
-    raise SystemExit(mptest.run_all(globals()))
+    raise SystemExit(two_runtimes.run_all(globals()))

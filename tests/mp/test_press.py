@@ -4,11 +4,11 @@ the seat's new mark is drawn, all in the same loop turn; that frame is byte for 
 frame of changing first. The deal, the marks, the events and the save follow in the order
 of the table's events. And Table.deal_refusal says exactly what deal() would refuse
 (CPython and MicroPython)."""
-import mptest
+import two_runtimes
 from dealerbutton import ring as R
 from dealerbutton.rules import RuleError, Table
-from devrig import Rig, marks
-from reliab import Rand
+from device_rig import Rig, marks
+from reliability_campaign import Rand
 
 MIN = 60000
 TOURNAMENT = {"levels": [{"sb": 25, "bb": 50, "minutes": 20},
@@ -215,4 +215,4 @@ def test_deal_refusal_says_what_deal_refuses():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -2,10 +2,10 @@
 per command line, JSON with a fixed key order."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import protocol
 from dealerbutton.hand import Hand
-from devrig import Rig
+from device_rig import Rig
 
 
 class Echo:
@@ -343,4 +343,4 @@ def test_config_command():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

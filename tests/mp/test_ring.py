@@ -2,7 +2,7 @@
 brightness, the current limit and no allocation per frame (CPython and MicroPython)."""
 import sys
 
-import mptest
+import two_runtimes
 from dealerbutton import ring as R
 from dealerbutton.ring import (
     ACTIVE,
@@ -600,7 +600,7 @@ def test_render_allocates_nothing():
             t += 7
         estimate_ma(r.buf)
 
-    grown = mptest.allocated(seven_seconds_of_frames)
+    grown = two_runtimes.allocated(seven_seconds_of_frames)
     assert grown in (None, 0), grown
 
 
@@ -803,4 +803,4 @@ def viper_loops():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -1,7 +1,7 @@
 """Every worked example of firmware/dealerbutton/RULES.md is replayed and must give what
 the document says (rules_document.py reads and runs them), on CPython and MicroPython."""
-import mptest
 import rules_document
+import two_runtimes
 
 DOCUMENT = __file__.rsplit("/", 3)[0] + "/firmware/dealerbutton/RULES.md"
 
@@ -62,4 +62,4 @@ def test_events_and_refusals_read_like_the_commands():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -2,7 +2,7 @@
 seeded random walk checking every invariant; on CPython and MicroPython alike."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton.rules import RuleError, Table
 from dealerbutton.undo import DEPTH
 from rules_scenario import (
@@ -240,4 +240,4 @@ def test_random_walk_keeps_every_invariant():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -5,7 +5,7 @@ Seed 000's five-seat cases are modelled on nine seats: Alice..Ellen on seats 1..
 and Gina on 6 and 7, the first button on Gina's seat 7 (Alice SB, Bob BB), so Carol
 (seat 3) is due the big blind, as in the seed.
 """
-import mptest
+import two_runtimes
 from rules_scenario import describe, hand_is, refused, seed000, table
 
 ALICE, BOB, CAROL, DAVID, ELLEN, FRANK, GINA = 1, 2, 3, 4, 5, 6, 7
@@ -681,4 +681,4 @@ def test_M5_bust_and_rebuy_keeps_the_seat_and_owes_what_passed():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

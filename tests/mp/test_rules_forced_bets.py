@@ -2,7 +2,7 @@
 missed blinds made up one a hand. The worked examples, exactly, and the rulings around them.
 On CPython and MicroPython alike."""
 
-import mptest
+import two_runtimes
 from dealerbutton.rules import Table
 from rules_scenario import describe, hand_is, refused, state_key
 
@@ -99,4 +99,4 @@ def test_F4_one_per_hand_posts_the_big_blind_then_the_small_one_live():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -1,7 +1,7 @@
 """Seat changes and take-overs (RULES.md C1-C6): the worked examples, exactly, and the rulings
 around them. On CPython and MicroPython alike."""
 
-import mptest
+import two_runtimes
 from dealerbutton.rules import RuleError, Table
 from rules_scenario import describe, hand_is, play, refused, state_key
 
@@ -171,4 +171,4 @@ def test_play_knows_seat_changes():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

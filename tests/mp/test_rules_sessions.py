@@ -7,7 +7,7 @@ A session reads `T(seats,rules); sit 1; sit 2 post; deal 2; away 1; deal` at sta
 """
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton.rules import RuleError, Table
 from rules_scenario import hand_is, play, refused, session
 
@@ -282,4 +282,4 @@ def test_E4_a_restored_table_deals_the_same_and_undoes_nothing_before_the_restor
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

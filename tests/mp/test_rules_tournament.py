@@ -3,7 +3,7 @@ undo and the saved form, and a seeded random walk with every invariant checked; 
 and MicroPython alike."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import rules
 from dealerbutton.rules import RuleError, Table
 from dealerbutton.undo import DEPTH
@@ -366,4 +366,4 @@ def test_random_walk_of_tournament_tables_keeps_every_invariant():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

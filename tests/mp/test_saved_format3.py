@@ -1,17 +1,17 @@
 """The saved table across firmware updates: state files of format 3 as the firmware wrote
-them when its rules core kept each player as one byte of flags (tests/data/format3, made by
+them when its rules core kept each player as one byte of flags (tests/support/data/format3, made by
 made_by.py there), read back into the same tables: each seat's status, debt and choice, the
 last hand and the next three hands as that firmware dealt them, and saved back byte for
 byte. On CPython and MicroPython alike."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton.rules import Table
 
 
 def _folder():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    return here + "/../data/format3"
+    return here + "/../support/data/format3"
 
 
 def _expected():
@@ -77,4 +77,4 @@ def test_posts_that_would_not_save_back_the_same_are_refused():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -1,5 +1,5 @@
 """The firmware package imports and says its version, on both runtimes."""
-import mptest
+import two_runtimes
 
 
 def test_version_is_a_dotted_triple():
@@ -12,4 +12,4 @@ def test_version_is_a_dotted_triple():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -4,9 +4,9 @@ import gc
 import json
 import sys
 
-import mptest
+import two_runtimes
 from dealerbutton import stats
-from devrig import Rig
+from device_rig import Rig
 
 MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -171,4 +171,4 @@ def test_no_collector_pause_while_a_button_is_pressed():
         assert app.stats.collect.n == before + 1
 
 
-mptest.run_all(globals())
+two_runtimes.run_all(globals())

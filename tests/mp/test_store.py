@@ -2,9 +2,9 @@
 of a save leaves the old or the new state; damaged files give a clean start, never a crash."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import store
-from fakeflash import FakeFlash, PowerCut
+from fake_flash import FakeFlash, PowerCut
 
 OLD = {"seats": 9, "rules": "dead", "hands": 3, "players": [1, 2, 3], "hand": None}
 NEW = {"seats": 9, "rules": "dead", "hands": 4, "players": [1, 2, 3, 5], "hand": {"b": 2}}
@@ -269,7 +269,7 @@ def test_a_table_bigger_than_the_buffer_is_saved_whole():
 
 def _data_folder():
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    return here + "/../data/format2"
+    return here + "/../support/data/format2"
 
 
 def test_encode_gives_a_table_bigger_than_the_buffer_whole():
@@ -310,4 +310,4 @@ def test_tables_saved_by_the_firmware_before_format_3_come_back():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -2,7 +2,7 @@
 no allocation; the capturing strip (CPython and MicroPython)."""
 import sys
 
-import mptest
+import two_runtimes
 from dealerbutton import strip as strip_mod
 from dealerbutton.capture import CaptureStrip, hex_colours
 from dealerbutton.ring import ACTIVE, Ring
@@ -177,7 +177,7 @@ def test_show_allocates_nothing():
             strip.show(frame)
             cap.show(frame)
 
-    grown = mptest.allocated(fifty_frames)
+    grown = two_runtimes.allocated(fifty_frames)
     assert grown in (None, 0), grown
 
 
@@ -204,4 +204,4 @@ def test_hex_colours():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

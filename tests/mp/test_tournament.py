@@ -4,11 +4,11 @@ during a break, the clock saved with the table and back paused after a power cut
 next-hand button held 5 s, and nothing allocated per frame (CPython and MicroPython)."""
 import json
 
-import mptest
+import two_runtimes
 from dealerbutton import config, store
 from dealerbutton import ring as R
-from devrig import Rig, ticks_heap_locked
-from fakeflash import FakeFlash
+from device_rig import Rig, ticks_heap_locked
+from fake_flash import FakeFlash
 
 MIN = 60000
 TOURNAMENT = {"ante_kind": "bb", "levels": [
@@ -454,4 +454,4 @@ def test_the_loop_allocates_nothing_with_the_clock_running():
 
 
 if __name__ == "__main__":
-    mptest.run_all(globals())
+    two_runtimes.run_all(globals())

@@ -6,11 +6,11 @@ cut into pieces at random points. Every line must get exactly one reply, of the 
 content calls for; only `* ` lines may come besides; and the table (plus the ring's mode and
 the saved sequence number) may change only for a valid command that was accepted.
 
-    micropython reliab_fuzz.py [lines] [seed]    prints the counts (the same on CPython)
+    micropython reliability_protocol_campaign.py [lines] [seed]    prints the counts (the same on CPython)
 """
 import json
 
-from reliab import Device, Rand, make_config
+from reliability_campaign import Device, Rand, make_config
 
 MAX_LINE = 120
 NO_ARG = ("ping", "version", "state", "hand", "undo", "leds", "config")

@@ -1,8 +1,8 @@
-"""A fake flash for the power-loss campaign: FakeFlash (tests/mp/fakeflash.py) whose every
+"""A fake flash for the power-loss campaign: FakeFlash (tests/support/fake_flash.py) whose every
 operation is traced, and whose power cut also remembers the bytes in flight, so that the
 campaign can try every contents a cut may leave in the file being written (any prefix of
 what was handed to write(), optionally followed by erased bytes), not just one."""
-from fakeflash import FakeFlash
+from fake_flash import FakeFlash
 
 
 class TornFlash(FakeFlash):

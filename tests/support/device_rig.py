@@ -3,7 +3,7 @@ fake clock, a CaptureStrip and a fake flash (used by test_app and test_protocol)
 from dealerbutton import config, store
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
-from fakeflash import FakeFlash
+from fake_flash import FakeFlash
 
 
 class FakePin:

@@ -6,7 +6,7 @@ choice, the last hand and the next three hands it dealt.
 
 Run with that firmware on the path:
     git worktree add /tmp/f3 937e7c0
-    PYTHONPATH=/tmp/f3/firmware python tests/data/format3/made_by.py
+    PYTHONPATH=/tmp/f3/firmware python tests/support/data/format3/made_by.py
 """
 
 import os
@@ -16,12 +16,12 @@ from dealerbutton import store
 from dealerbutton.rules import FORMAT, Table
 
 FOLDER = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(FOLDER, "..", "..", "mp"))
+sys.path.insert(0, os.path.join(FOLDER, "..", ".."))
 from rules_scenario import play  # noqa: E402  (the tests' own player of events)
 
 assert FORMAT == 3, "this is the firmware of format %d, not 3" % FORMAT
 
-# name: (seats, rules, stakes, tournament, events). Events as tests/mp/rules_scenario.play
+# name: (seats, rules, stakes, tournament, events). Events as tests/support/rules_scenario.play
 # plays them.
 TABLES = {
     # Dead button, nine seats: two players away long enough to owe both blinds, one back

@@ -7,16 +7,16 @@ refused with every error naming a field that was touched (or one checked against
 accepted as written -- and then an independent check finds the config sane and the real
 App runs on it within its current budget.
 
-    micropython reliab_config.py [mutations] [seed]   prints one verdict per case, then
+    micropython reliability_config_campaign.py [mutations] [seed]   prints one verdict per case, then
                                                       the counts
 """
 import json
 
 from dealerbutton import config
 from dealerbutton import ring as ringmod
-from fakeflash import FakeFlash
-from mptest import canonical_json
-from reliab import Device, Rand
+from fake_flash import FakeFlash
+from reliability_campaign import Device, Rand
+from two_runtimes import canonical_json
 
 FIELDS = config.FIELDS
 # A problem with the first field may be reported on the others (checked against it).

@@ -6,9 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-FAKES = ROOT / "tests" / "fakes"
+SUPPORT = ROOT / "tests" / "support"
+FAKES = SUPPORT / "fakes"
 MP_TESTS = ROOT / "tests" / "mp"
 
 
@@ -35,7 +36,8 @@ def run_micropython(script=None, path=None, args=(), extra_paths=(), timeout=300
     """Run a script (text) or a file under micropython with the firmware and the fakes on
     MICROPYPATH; return its completed process (stdout/stderr as text)."""
     exe = micropython_exe()
-    paths = [str(p) for p in extra_paths] + [str(FIRMWARE), str(FAKES), str(MP_TESTS), ".frozen"]
+    paths = [str(p) for p in extra_paths] + [str(FIRMWARE), str(FAKES), str(SUPPORT), str(MP_TESTS),
+                                                     ".frozen"]
     env = dict(os.environ, MICROPYPATH=":".join(paths))
     if script is not None:
         cmd = [exe, "-c", script]
