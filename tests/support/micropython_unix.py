@@ -8,9 +8,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-SUPPORT = ROOT / "tests" / "support"
+TESTS = ROOT / "tests"
+SUPPORT = TESTS / "support"
 FAKES = SUPPORT / "fakes"
-MP_TESTS = ROOT / "tests" / "mp"
 
 
 class MicroPythonMissing(RuntimeError):
@@ -33,11 +33,11 @@ def micropython_exe():
 
 def run_micropython(script=None, path=None, args=(), extra_paths=(), timeout=300, stdin=None,
                     cwd=None, check=True):
-    """Run a script (text) or a file under micropython with the firmware and the fakes on
-    MICROPYPATH; return its completed process (stdout/stderr as text)."""
+    """Run a script (text) or a file under micropython with the firmware, the fakes and the
+    tests' helpers (tests/support) on MICROPYPATH, after extra_paths; return its completed
+    process (stdout/stderr as text)."""
     exe = micropython_exe()
-    paths = [str(p) for p in extra_paths] + [str(FIRMWARE), str(FAKES), str(SUPPORT), str(MP_TESTS),
-                                                     ".frozen"]
+    paths = [str(p) for p in extra_paths] + [str(FIRMWARE), str(FAKES), str(SUPPORT), ".frozen"]
     env = dict(os.environ, MICROPYPATH=":".join(paths))
     if script is not None:
         cmd = [exe, "-c", script]

@@ -1,5 +1,5 @@
-"""Shared pieces of the reliability campaigns (tests/test_reliability_*.py), for CPython and
-the MicroPython unix port alike: a deterministic random source (the same numbers on both
+"""Shared pieces of the reliability campaigns (tests/device/test_reliability_*.py), for
+CPython and the MicroPython unix port alike: a deterministic random source (the same numbers on both
 runtimes), the real App on fake pins with a fake wrapping clock, and random table sessions.
 """
 from dealerbutton import config, store

@@ -1,6 +1,6 @@
 """The LED ring renderer as it was when it drew every LED of every frame, kept as it was
 but for this docstring and the attributes it reads the table from (dealerbutton.ring's),
-a test's support: tests/mp/test_ring.py holds the incremental renderer (dealerbutton.ring)
+a test's support: tests/device/test_ring.py holds the incremental renderer (dealerbutton.ring)
 to its frames byte for byte. It has learnt what the ring learnt since: the held seat, a
 flash over two seats, the kill, and the level it draws at to fit the budget (the fit level:
 lowered when a frame without a press's light goes over, found again when what the seats

@@ -1,9 +1,10 @@
 """A tiny test runner that works the same on CPython and on the MicroPython unix port.
 
-Test modules in this folder are plain ``test_*`` functions with ``assert``; pytest
-collects them on CPython, and ``run_all(globals())`` at the bottom of each module
-runs them under ``micropython`` (see tests/test_micropython.py).  Every line it
-prints is deterministic, so the output of both runtimes can be compared.
+The two-runtime test modules (in tests/rules and tests/device: those that import this
+one) are plain ``test_*`` functions with ``assert``; pytest collects them on CPython, and
+``run_all(globals())`` at the bottom of each module runs them under ``micropython`` (see
+tests/device/test_micropython.py).  Every line it prints is deterministic, so the output of
+both runtimes can be compared.
 """
 
 

@@ -13,7 +13,7 @@ from dealerbutton_host.device.client import Client
 from test_host_clockview import wait_for_big
 from test_host_view import Tmux, dealerbutton
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEDULE = ROOT / "docs" / "tournament-config.json"
 BIN = Path(sys.executable).parent
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = HERE.parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def run(tmp_path_factory):
     if node is None:
         pytest.fail("node is missing (Debian: apt-get install nodejs)")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
-    proc = subprocess.run([node, str(HERE / "web" / "serial_check.mjs"), sys.executable,
+    proc = subprocess.run([node, str(HERE / "serial_check.mjs"), sys.executable,
                            str(tmp_path_factory.mktemp("state"))],
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr

@@ -145,7 +145,7 @@ def test_the_manual_names_every_command_of_the_help():
 
     sub = next(a for a in cli.parser()._actions if a.dest == "command")
     names = list(sub.choices)
-    page = " ".join((Path(__file__).parents[1] / "docs" / "host-tools.md").read_text().split())
+    page = " ".join((Path(__file__).parents[2] / "docs" / "host-tools.md").read_text().split())
     page = re.sub(r"\]\([^)]*\)", "]", page)   # the links' targets (benchmarks.md ...)
     m = re.search(r"has (\w+) commands: ([^.]*)\.", page)
     assert m, "docs/host-tools.md does not say how many commands there are"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 EXAMPLE = re.compile(r"```python\n(.*?)```\s*\n\s*prints[^\n]*\n+```\n(.*?)```", re.S)
 COMMAND = re.compile(r'```sh\n\$ \.venv/bin/python -c "\n(.*?)"\n(.*?)```', re.S)

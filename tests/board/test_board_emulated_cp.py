@@ -31,7 +31,7 @@ from test_board_emulated import (
 )
 
 BIN = Path(sys.executable).parent
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """Every worked example of RULES.md and seed 000, one test each, named by rule id.
 
-Runs on CPython (pytest) and on MicroPython (tests/test_micropython.py compares outputs).
+Runs on CPython (pytest) and on MicroPython (tests/device/test_micropython.py compares
+outputs).
 Seed 000's five-seat cases are modelled on nine seats: Alice..Ellen on seats 1..5, Frank
 and Gina on 6 and 7, the first button on Gina's seat 7 (Alice SB, Bob BB), so Carol
 (seat 3) is due the big blind, as in the seed.

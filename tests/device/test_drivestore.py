@@ -2,7 +2,7 @@
 made, written in place on the drive.
 Real files in a scratch folder (CPython and the MicroPython unix port); what a power cut
 between a flash erase and its program does on the board is tested on the emulated Pico
-(tests/test_board_emulated_cp.py)."""
+(tests/board/test_board_emulated_cp.py)."""
 import os
 
 import two_runtimes

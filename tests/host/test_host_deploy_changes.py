@@ -30,7 +30,7 @@ def test_the_config_is_named_as_typed_and_a_closed_pipe_is_quiet():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     cmd = [sys.executable, "-m", "dealerbutton_host.cli", "deploy", "--dry-run"]
     proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=120)
     assert proc.stdout.splitlines()[0] == "config firmware/config.json: valid", proc.stdout

@@ -17,10 +17,10 @@ from dealerbutton_host.device import clockview
 from dealerbutton_host.device.client import DeviceError, Reply
 from dealerbutton_host.device.emulator import PtyDevice
 from dealerbutton_host.device.view import to_text
-from test_clock import MIN, SCHEDULE  # tests/mp: the firmware clock's own tests
+from test_clock import MIN, SCHEDULE  # tests/device: the firmware clock's own tests
 from test_host_view import Tmux, dealerbutton
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def firmware_clock():

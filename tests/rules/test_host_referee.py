@@ -17,7 +17,7 @@ from dealerbutton.words import WAITING
 from dealerbutton_host.sim import referee, simulate
 
 BIN = Path(sys.executable).parent
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FORCED_BETS = simulate.Options(ante_kind="button", button_blind=20, kills=True,
                                makeup="one_per_hand")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from dealerbutton_host.bench import board, report
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def copy_of_the_manual(tmp_path):
