@@ -7,15 +7,21 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-# tests/ for the helpers, tests/mp for the two-runtime test modules.  The fakes of
-# `machine` and `neopixel` (tests/fakes) are put on the path only by the tests that
-# want them, so that the real adafruit `neopixel` stays importable on CPython.
-for p in (HERE, HERE / "mp"):
+# The test modules by concern: the rules core, the firmware on a device but the rules, the
+# emulated Pico, the host tools, the browser pages.  The two-runtime modules (they import
+# two_runtimes) are in rules/ and device/.
+CONCERNS = ("rules", "device", "board", "host", "web")
+# tests/support for the shared helpers, and the folder of every concern, since a test module
+# may use another's (tests/host/test_host_clockview.py the firmware clock's tests in
+# tests/device).  The fakes of `machine` and `neopixel` (tests/support/fakes) are put on the
+# path only by the tests that want them, so that the real adafruit `neopixel` stays
+# importable on CPython.
+for p in [HERE / "support"] + [HERE / concern for concern in CONCERNS]:
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
 
-# The reliability campaigns (tests/test_reliability_*.py) run at their quick size in the
+# The reliability campaigns (tests/device/test_reliability_*.py) run at their quick size in the
 # normal test command; `pytest --campaign=large` runs them at their large size.
 def pytest_addoption(parser):
     parser.addoption("--campaign", action="store", default="quick", choices=("quick", "large"),
@@ -44,7 +50,7 @@ SLOW_MODULES = {
 
 def pytest_configure(config):
     """A scratch folder of this test process's own, for the two-runtime tests that need a
-    fixed path (tests/mp: MicroPython has no tempfile): $DEALERBUTTON_SCRATCH. Each process
+    fixed path (MicroPython has no tempfile): $DEALERBUTTON_SCRATCH. Each process
     of `pytest -n` runs this, so two never share one."""
     os.environ["DEALERBUTTON_SCRATCH"] = tempfile.mkdtemp(prefix="dealerbutton-scratch-")
 

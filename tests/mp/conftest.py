@@ -1,4 +1,0 @@
-# test_board.py and test_board_net.py import the fakes of machine and neopixel (tests/fakes),
-# which must not shadow the real adafruit neopixel in pytest's own process: tests/test_micropython.py runs
-# it on CPython and on MicroPython, each in a process of its own with the fakes on its path.
-collect_ignore = ["test_board.py", "test_board_net.py"]
