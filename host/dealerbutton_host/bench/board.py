@@ -260,8 +260,18 @@ class Table:
             self.call("sit %d wait" % s)
 
     def stats(self) -> Dict[str, Any]:
+        """The device's `stats`. A reply that is not one (a late answer to an earlier
+        command, on a machine too busy for the serial line's pace) is reported, the line
+        brought into step again and the question asked once more."""
         assert self.client is not None
-        return self.client.json("stats")
+        st = self.client.json("stats")
+        if "heap_used" not in st:
+            self.say("%s: `stats` was answered %.80r: asking again" % (self.setup.key, st))
+            self.client.sync()
+            st = self.client.json("stats")
+            if "heap_used" not in st:
+                raise BoardError("`stats` answered %.200r" % (st,))
+        return st
 
     # -- measures ---------------------------------------------------------------------
     def idle(self, key: str, ms: int = 3000) -> float:
