@@ -1,5 +1,7 @@
 """Every sequence of events up to a depth on a 4-seat table, for every rule set, as a cash
-game and as a tournament table (where the level changes too, among three levels).
+game and as a tournament table (where the level changes too, among three levels). The depth
+is the campaign's: 6 deep (5 at tournament tables) in the normal run, 9 (7) with
+`pytest --campaign=large`; $RULES_DEPTH and $RULES_TOURNAMENT_DEPTH set it by hand.
 
 States are deduplicated by their saved form (to_dict), with the hand count reduced to
 "none yet / some": nothing in the rules depends on it beyond that (the first hand and
@@ -29,8 +31,8 @@ from rules_scenario import (
 )
 
 SEATS = 4
-DEPTH = int(os.environ.get("RULES_DEPTH", "9"))
-TOURNAMENT_DEPTH = int(os.environ.get("RULES_TOURNAMENT_DEPTH", "7"))
+# The depths of each campaign size: (cash game, tournament table).
+DEPTHS = {"quick": (6, 5), "large": (9, 7)}
 MOVES = [(ev, s) for ev in EVENTS if ev not in ("undo", "deal", "level")
          for s in range(1, SEATS + 1)]
 # At a tournament table: no post or wait choices (refused, T1: tried on one seat), and the
@@ -56,7 +58,7 @@ def moves(d):
     return base + [("deal", 0)]
 
 
-def explore(rules, depth=DEPTH, tournament=False):
+def explore(rules, depth, tournament=False):
     """Breadth-first walk; returns (states, transitions, accepted, deals) counts."""
     start = Table(SEATS, rules, tournament=tournament).to_dict()
     seen = {norm(start)}
@@ -98,24 +100,26 @@ def explore(rules, depth=DEPTH, tournament=False):
     return len(seen), transitions, accepted, deals
 
 
-def explore_table(kind):
+def explore_table(job):
+    kind, depth = job
     rules, _, tournament = kind.partition(" ")
-    if tournament:
-        return explore(rules, TOURNAMENT_DEPTH, True)
-    return explore(rules)
+    return explore(rules, depth, bool(tournament))
 
 
-def test_exhaustive_four_seats_every_rule_set(capsys):
+def test_exhaustive_four_seats_every_rule_set(capsys, campaign):
     began = time.time()
+    cash, at_tournament = DEPTHS[campaign]
+    cash = int(os.environ.get("RULES_DEPTH", cash))
+    at_tournament = int(os.environ.get("RULES_TOURNAMENT_DEPTH", at_tournament))
     kinds = ("dead", "moving", "simple", "dead tournament", "moving tournament",
              "simple tournament")
+    depths = [at_tournament if kind.endswith("tournament") else cash for kind in kinds]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = dict(zip(kinds, pool.map(explore_table, kinds), strict=True))
+        results = dict(zip(kinds, pool.map(explore_table, zip(kinds, depths)), strict=True))
     total = 0
     lines = []
-    for kind in kinds:
+    for kind, depth in zip(kinds, depths, strict=True):
         states, transitions, accepted, deals = results[kind]
-        depth = TOURNAMENT_DEPTH if kind.endswith("tournament") else DEPTH
         lines.append("exhaustive %s: depth %d, %d distinct states, %d transitions "
                      "(%d accepted, %d deals)" % (kind, depth, states, transitions, accepted,
                                                   deals))
