@@ -644,11 +644,14 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
             per_frame = name in ("frame", "idle_turn")   # (events and deals may allocate)
             out.append(("bytes allocated per %s" % label, "%d B" % b,
                         "0 B" if per_frame else "-", _verdict(b == 0) if per_frame else ""))
-        st = setups["cash"]["device_stats"]
-        out.append(("the board's own stats: collector pause", "median %.1f ms, max %.1f ms"
-                    % (st["collect"]["median_us"] / 1000, st["collect"]["max_us"] / 1000),
-                    "<= 20 ms, between frames",
-                    _verdict(st["collect"]["max_us"] <= COLLECT_TARGET_US)))
+    for f in setups.values():
+        collect = f.get("device_stats", {}).get("collect")
+        if collect and collect["n"]:
+            out.append(("the board's own stats: collector pause: %s" % f["label"],
+                        "median %.1f ms, max %.1f ms"
+                        % (collect["median_us"] / 1000, collect["max_us"] / 1000),
+                        "<= 20 ms, between frames",
+                        _verdict(collect["max_us"] <= COLLECT_TARGET_US)))
     first = [f["deploy_first_s"] for f in setups.values()]
     again = [f["deploy_again_s"] for f in setups.values()]
     out.append(("deploy, first (wall time)", "%.1f-%.1f s" % (min(first), max(first)), "-", ""))
