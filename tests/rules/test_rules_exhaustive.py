@@ -115,7 +115,8 @@ def test_exhaustive_four_seats_every_rule_set(capsys, campaign):
              "simple tournament")
     depths = [at_tournament if kind.endswith("tournament") else cash for kind in kinds]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        results = dict(zip(kinds, pool.map(explore_table, zip(kinds, depths)), strict=True))
+        results = dict(zip(kinds, pool.map(explore_table, zip(kinds, depths, strict=True)),
+                           strict=True))
     total = 0
     lines = []
     for kind, depth in zip(kinds, depths, strict=True):
