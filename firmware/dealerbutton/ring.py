@@ -232,13 +232,10 @@ class Ring:
             return
         self._refit = False
         allowed = (self.budget_ma - self.leds) * 765 // 55   # the largest byte sum within it
-        if over:
-            self._fit = level * allowed // total
-        elif total == 0:
-            self._fit = 255
-        else:
-            fit = level * allowed // total
-            self._fit = 255 if fit > 255 else (level if fit < level else fit)
+        fit = level * allowed // total if total else 255
+        if not over:
+            fit = min(255, max(level, fit))
+        self._fit = fit
 
     def _limit(self, total):
         """The frame, whose byte sum is total, scaled down to the largest R+G+B sum within

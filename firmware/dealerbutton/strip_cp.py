@@ -6,8 +6,8 @@ and DMA feeds it (rp2pio's background_write). Other boards, and RGBW strips, go 
 adafruit neopixel library (lib/neopixel.py on the drive) with NeoPixelStrip, which takes
 R, G, B frames: colour order and brightness are adafruit_pixelbuf's (byteorder, brightness).
 
-A frame the same as the last one sent is not sent again, but for once every REFRESH frames
-(a second at 40 frames a second): the LEDs keep their colours by themselves.
+A frame the same as the last one sent is not sent again, but for once every REFRESH frames:
+the LEDs keep their colours by themselves.
 """
 
 from time import sleep
