@@ -123,6 +123,7 @@ class App:
         c = self.clock
         if c is not None:
             c.saved(self.now)
+        self.table.compact_history()
         if self.store is None:
             return
         try:

@@ -253,6 +253,11 @@ class Table(TableView):
         TableView.__init__(table, state)   # (its button blind and make-ups with it)
         return table
 
+    def compact_history(self):
+        """The undo history works out what it keeps of the events so far: time an event
+        would otherwise take before its light (the device calls this when it saves)."""
+        self.history.compact()
+
     # ---- insides -------------------------------------------------------------------------
 
     def _before_event(self):

@@ -13,23 +13,32 @@ class UndoHistory:
     """The TableState (tablestate.py) before each of the last DEPTH events: undo() puts the
     newest back.
 
-    The newest is kept whole (state.snapshot()). Each older one is kept as what it has
+    The newest two are kept whole (state.snapshot()). Each older one is kept as what it has
     different from the one after it: its scalars, and the bytes of its per-seat facts that
     differ, as (index high, index low, value) triples. An event changes a few seats' facts,
-    so 40 events cost a few kilobytes, not 40 copies of every fact."""
+    so 40 events cost a few kilobytes, not 40 copies of every fact. Working out those
+    differences waits for compact(), which the device calls once the press's light is out,
+    or for the next event."""
 
     def __init__(self):
-        self.newest = None   # the state before the last event, whole: (facts, scalars)
-        self.older = []      # the ones before it, oldest first: (changed bytes, scalars)
+        self.newest = None    # the state before the last event, whole: (facts, scalars)
+        self.previous = None  # the state before the event before it, whole, until compact()
+        self.older = []       # the ones before those, oldest first: (changed bytes, scalars)
 
     def keep(self, state):
         """Remember the state as it is, before an event changes it."""
-        snap = state.snapshot()
-        if self.newest is not None:
-            if len(self.older) == DEPTH - 1:
-                self.older.pop(0)
-            self.older.append((_changes(self.newest[0], snap[0]), self.newest[1]))
-        self.newest = snap
+        self.compact()
+        if len(self.older) == DEPTH - 1:
+            self.older.pop(0)   # (the oldest goes: two are kept whole now)
+        self.previous = self.newest
+        self.newest = state.snapshot()
+
+    def compact(self):
+        """The state before the newest kept as its differences from the newest."""
+        if self.previous is None:
+            return
+        self.older.append((_changes(self.previous[0], self.newest[0]), self.previous[1]))
+        self.previous = None
 
     def can_undo(self):
         return self.newest is not None
@@ -40,7 +49,10 @@ class UndoHistory:
         if snap is None:
             raise ValueError("nothing to undo")
         state.restore(snap)
-        if self.older:
+        if self.previous is not None:
+            self.newest = self.previous
+            self.previous = None
+        elif self.older:
             changes, scalars = self.older.pop()
             facts = bytearray(snap[0])
             for i in range(0, len(changes), 3):

@@ -128,6 +128,40 @@ def test_E3_undo_restores_the_exact_state_32_deep():
         assert state_key(t) == key and hand_key(t.hand) == hk
 
 
+def test_E3_undo_restores_the_exact_state_with_the_history_compacted_now_and_then():
+    # The device compacts the history when it saves (after most events, not all).
+    t = table(9, (1, 2, 3, 4, 5, 6), button=2, rules="dead")
+    rnd = Lcg(11)
+    history = []
+    while len(history) < 45:
+        key, hk = state_key(t), hand_key(t.hand)
+        ev = EVENTS[rnd.below(len(EVENTS) - 1)]  # everything but undo
+        if step(t, ev, 1 + rnd.below(9)):
+            history.append((key, hk))
+            if rnd.below(3):
+                t.compact_history()
+    for key, hk in reversed(history[-DEPTH:]):
+        t.undo()
+        assert state_key(t) == key and hand_key(t.hand) == hk
+    assert not t.can_undo()
+
+
+def test_E3_the_history_is_as_deep_whether_compacted_or_not():
+    for compact_every in (0, 1, 2, 3):
+        t = table(6, (1, 2, 3), button=1)
+        for i in range(60):
+            t.deal()
+            if compact_every and i % compact_every == 0:
+                t.compact_history()
+        depth = 0
+        while t.can_undo():
+            t.undo()
+            depth += 1
+            if compact_every == 2:
+                t.compact_history()   # (between undos too: nothing to do, nothing lost)
+        assert depth == DEPTH, (compact_every, depth)
+
+
 def test_E3_undo_history_is_bounded_and_at_least_32_deep():
     t = table(6, (1, 2, 3), button=1)
     for _ in range(100):
