@@ -13,7 +13,7 @@ written and the table is saved, between frames (AfterFlash). A deal waits for th
 too, once it is known to be allowed.
 """
 
-from dealerbutton import VERSION, config, protocol, startup
+from dealerbutton import VERSION, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.history import History
 from dealerbutton.panel import Panel
@@ -76,7 +76,11 @@ class App:
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
         0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
         (pressed() -> a bit per pin; default: Pins, one pin after the other)."""
+        # config.py and startup.py are needed only here, at the start (the board unloads
+        # them then: dealerbutton.unload): the `config` command's reply is written now.
+        from dealerbutton import config, startup
         self.cfg = cfg
+        self.config_text = config.to_json(cfg)
         self.version = VERSION
         self.strip = strip
         self.write = write
@@ -161,7 +165,7 @@ class App:
 
     def config_json(self):
         """The `config` command."""
-        return config.to_json(self.cfg)
+        return self.config_text
 
     # ---- table events ------------------------------------------------------------------
 
