@@ -42,6 +42,7 @@ SLOW_MODULES = {
     "test_board_emulated_cp": "boots emulated Picos (CircuitPython)",
     "test_web_browser": "drives Chromium",
     "test_room_page": "drives Chromium",
+    "test_room_clock": "drives Chromium",
     "test_bridge_broker": "starts Mosquitto",
     "test_room": "starts Mosquitto",
     "test_room_bench": "starts Mosquitto",

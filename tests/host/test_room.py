@@ -105,6 +105,44 @@ def test_the_clock_counts_down_between_messages():
     assert "L3 50/100 ante 100 1:30 paused" in lines[3]
 
 
+def test_the_room_clock_is_the_latest_state_of_an_online_table():
+    """The room's clock is the clock of the online table whose state came last: a level moved
+    by hand at one table is the room's at once; an offline table's clock is not taken."""
+    def clock(level):
+        return {"level": level, "sb": 50, "bb": 100, "ante": 0, "ms_left": 600000,
+                "running": True}
+
+    m, _ = model_with(("1", table_state([1, 2, 3], clock=clock(3), name="1"), "1"),
+                      ("2", table_state([1, 2, 3], clock=clock(3), name="2"), "1"),
+                      ("cash", table_state([1, 2]), "1"))
+    assert (m.summary()["clock"]["table"], m.summary()["clock"]["level"]) == ("2", 3)
+    m.handle("dealerbutton/club/1/state",
+             table_state([1, 2, 3], clock=clock(4), name="1").encode())
+    c = m.summary()["clock"]
+    assert (c["table"], c["level"], c["sb"], c["bb"], c["ms_left"]) == ("1", 4, 50, 100, 600000)
+    m.handle("dealerbutton/club/1/online", b"0")
+    assert m.summary()["clock"]["table"] == "2"
+    m.handle("dealerbutton/club/cash/state", table_state([1, 2, 3]).encode())
+    assert m.summary()["clock"]["table"] == "2"  # a table without a clock is never the room's
+    m.handle("dealerbutton/club/2/online", b"0")
+    assert m.summary()["clock"] is None
+
+
+def test_what_comes_next_reaches_the_room_as_the_device_says_it():
+    base = {"level": 3, "sb": 50, "bb": 100, "ante": 100, "ms_left": 1000, "running": True}
+    for nxt, shown in [({"level": 4, "sb": 75, "bb": 150, "ante": 150, "minutes": 20},
+                        {"level": 4, "sb": 75, "bb": 150, "ante": 150, "minutes": 20}),
+                       ({"break": 10}, {"break": 10}),
+                       (None, None),
+                       ({"level": "<b>4</b>", "sb": 75, "bb": 150}, None),
+                       ("soon", None)]:
+        c = model.clock_summary(dict(base, next=nxt), 0)
+        assert c["next"] == shown, nxt
+    assert "next" not in model.clock_summary(base, 0)  # a device that does not say
+    assert model.clock_summary(dict(base, ante_kind="bb"), 0)["ante_kind"] == "bb"
+    assert "ante_kind" not in model.clock_summary(dict(base, ante_kind="<i>"), 0)
+
+
 def sizes(*players, seats=9):
     """Tournament tables with these many players (seats 1.. taken, button on 1)."""
     out = []
@@ -260,9 +298,12 @@ def test_the_firmware_clock_reaches_the_room():
     assert (c["level"], c["sb"], c["bb"], c["ante"], c["break"], c["running"]) == \
         (1, 25, 50, 50, False, True)
     assert c["ms_left"] == 14 * 60000  # 15 min left when sent, a minute ago
+    assert c["next"] == {"break": 10} and c["ante_kind"] == "bb"
     tc.tick(21 * 60000)
     m.handle("dealerbutton/club/1/state",
              table_state([1, 2, 3], clock=json.loads(tc.json(21 * 60000))).encode())
     c = m.summary()["tables"][0]["clock"]
     assert c["break"] and c["ms_left"] == 9 * 60000
+    assert c["next"] == {"level": 2, "sb": 50, "bb": 100, "ante": 100, "minutes": 20}
+    assert m.summary()["clock"] == dict(c, table="1")
     assert "break 9:00" in view.render_text(m.summary(), GLYPHS)[3]

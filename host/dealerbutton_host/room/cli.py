@@ -51,7 +51,8 @@ def add_parsers(sub) -> None:
     r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
                    "instead of serving the web page")
     r.add_argument("--http", default="127.0.0.1:8470", metavar="HOST:PORT", type=host_port,
-                   help="where the web page is served; 0.0.0.0:8470 for every network "
+                   help="where the web pages are served (the room at /, the tournament "
+                   "clock for a TV at /clock); 0.0.0.0:8470 for every network "
                    "(default: 127.0.0.1:8470)")
     r.add_argument("--once", action="store_true",
                    help="print the room once in the terminal (after --wait seconds) and exit; "

@@ -1,9 +1,10 @@
 """The room as the broker tells it, which the room view (view.py) draws.
 
 RoomModel follows dealerbutton/<room>/+/state, online and event (the retained state gives
-every table at once to a view started last); summary() is what both views draw: each
+every table at once to a view started last); summary() is what the views draw: each
 table's seats, open seats, away and waiting players, hands per hour, its tournament clock,
-and for a tournament the table sizes and the moves that balance them (balance()).
+the room's clock (room_clock()) and for a tournament the table sizes and the moves that
+balance them (balance()).
 Anything on those topics that is not what a table publishes is refused (logged) and
 changes nothing.
 """
@@ -71,6 +72,7 @@ class Table:
         self.state: Optional[dict] = None
         self.online: Optional[bool] = None
         self.received = 0.0  # when the state came (time.monotonic)
+        self.heard = 0       # the room's count of states when this one came (0: none yet)
         self.events: deque = deque(maxlen=4)
 
 
@@ -86,6 +88,7 @@ class RoomModel:
         self.tables: Dict[str, Table] = {}
         self.lock = threading.Lock()
         self.refused = 0
+        self.states = 0  # states taken so far: orders the tables' latest states
         self.changed = threading.Event()
         self.prefix = "%s/%s/" % (mqttconn.PREFIX, room)
 
@@ -141,6 +144,8 @@ class RoomModel:
             elif sub == "state":
                 table.state = data
                 table.received = t
+                self.states += 1
+                table.heard = self.states
             else:
                 table.events.append(text[:120])
         self.changed.set()
@@ -151,16 +156,18 @@ class RoomModel:
     def summary(self) -> dict:
         now = self.now()
         with self.lock:
-            tables = [(t.name, t.state, t.online, t.received, list(t.events))
+            tables = [(t.name, t.state, t.online, t.received, list(t.events), t.heard)
                       for t in self.tables.values()]
         out = []
-        for name, state, online, received, events in sorted(tables, key=lambda x: _order(x[0])):
+        for name, state, online, received, events, _ in sorted(tables, key=lambda x: _order(x[0])):
             out.append(table_summary(name, state, online, now - received, events))
+        heard = {x[0]: x[5] for x in tables}
         seated = [t for t in out if t["state"]]
         room = {"room": self.room, "tables": out,
                 "players": sum(t["players"] for t in seated),
                 "open": sum(t["open"] for t in seated if t["online"]),
-                "online": sum(1 for t in out if t["online"])}
+                "online": sum(1 for t in out if t["online"]),
+                "clock": room_clock(out, heard)}
         tourney = [t for t in seated if t["tournament"]]
         if tourney:
             room["tournament"] = balance(tourney)
@@ -204,8 +211,21 @@ def table_summary(name: str, state: Optional[dict], online: Optional[bool], age:
     return t
 
 
+def room_clock(tables: List[dict], heard: Dict[str, int]) -> Optional[dict]:
+    """The room's tournament clock: the clock of the online table whose state came last
+    (the tables of a tournament follow one schedule, and a level moved by hand at a table
+    reaches the room in that table's state), with that table's name; None when no online
+    table has a clock."""
+    clocked = [t for t in tables if t["online"] and "clock" in t]
+    if not clocked:
+        return None
+    latest = max(clocked, key=lambda t: heard[t["name"]])
+    return dict(latest["clock"], table=latest["name"])
+
+
 def clock_summary(clock: dict, age: float) -> dict:
-    """The level and the time left now (the state said how much was left `age` s ago)."""
+    """The level and the time left now (the state said how much was left `age` s ago), and
+    what comes next when the device says it."""
     left = None
     for key in ("ms_left", "left_ms", "ms"):
         if _count(clock.get(key)):
@@ -217,7 +237,26 @@ def clock_summary(clock: dict, age: float) -> dict:
     out = {"level": clock.get("level"), "sb": clock.get("sb"), "bb": clock.get("bb"),
            "ante": clock.get("ante"), "break": bool(clock.get("break")),
            "running": running, "ms_left": left}
+    if clock.get("ante_kind") in ("each", "bb"):
+        out["ante_kind"] = clock["ante_kind"]
+    if "next" in clock:
+        out["next"] = next_entry(clock["next"])
     return out
+
+
+def next_entry(entry) -> Optional[dict]:
+    """The device's next entry of the schedule as the room shows it: a level {"level", "sb",
+    "bb", "ante", "minutes"}, a break {"break": minutes}, or None (the last level, or
+    nothing a device sends)."""
+    if not isinstance(entry, dict):
+        return None
+    if _count(entry.get("break")):
+        return {"break": entry["break"]}
+    if not all(_count(entry.get(k)) for k in ("level", "sb", "bb")):
+        return None
+    return {"level": entry["level"], "sb": entry["sb"], "bb": entry["bb"],
+            "ante": entry["ante"] if _count(entry.get("ante")) else 0,
+            "minutes": entry["minutes"] if _count(entry.get("minutes")) else None}
 
 
 def next_big_blind(statuses: List[str], bb) -> Optional[int]:

@@ -1,4 +1,5 @@
-"""The room's web page: static files from page/ and the room as /room.json."""
+"""The room's web pages: the wall page at /, the tournament clock for a TV at /clock, their
+static files from page/, and the room as /room.json."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ PAGE = Path(__file__).resolve().with_name("page")
 
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/room.js": ("room.js", "text/javascript; charset=utf-8"),
-         "/room.css": ("room.css", "text/css; charset=utf-8")}
+         "/room.css": ("room.css", "text/css; charset=utf-8"),
+         "/clock": ("clock.html", "text/html; charset=utf-8"),
+         "/clock.js": ("clock.js", "text/javascript; charset=utf-8"),
+         "/clock.css": ("clock.css", "text/css; charset=utf-8")}
 
 
 def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
