@@ -87,6 +87,7 @@ def seat_event():
     turn[0] += 1
     s = 1 + turn[0] // 2 % table.seats
     st = table.status(s)
+    table.compact_history()   # (as the device does when it saves, after the event's light)
     t0 = us()
     if st == "active":
         table.away(s)
