@@ -293,9 +293,19 @@ class Board:
         return out
 
     def frame_count(self) -> int:
-        return self.ctl("leds")["frames"]
+        """How many frames the LED decoder has seen. Asked through the frame log, which
+        leaves a frame on the wire as it is: the `leds` op ends it where it stands, and a
+        strip whose state machine runs on (strip_pio.py, strip_cp.PioStrip) would then be
+        decoded a few LEDs out of step from there on."""
+        return self.ctl("frames", since=1 << 52)["frames"]
 
     def leds(self) -> List[str]:
+        """The last whole frame the decoder has seen ("RRGGBB" a LED), from the frame log
+        (see frame_count); the `leds` op only while the log is empty."""
+        n = self.frame_count()
+        last = self.frames(since=n - 1) if n else []
+        if last:
+            return last[-1]["leds"]
         return ["%02X%02X%02X" % tuple(c) for c in self.ctl("leds")["leds"]]
 
     def flashops(self) -> int:
