@@ -100,6 +100,7 @@ class App:
         # by a tableclock.TableClock.
         self.table, self.clock = startup.table_and_clock(self)
         self.table_clock = None
+        self.hand_for_hand = None   # a handforhand.HandForHand, from the first `handforhand`
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
         self.kill_shown = self.table.kill_mark   # the kill mark the events have told
         self.protocol = protocol.Protocol(self.command, write)
@@ -167,6 +168,13 @@ class App:
         """The `config` command."""
         return self.config_text
 
+    def switch_hand_for_hand(self, on):
+        """The `handforhand on|off` command (handforhand.py, loaded the first time)."""
+        if self.hand_for_hand is None:
+            from dealerbutton.handforhand import HandForHand
+            self.hand_for_hand = HandForHand(self)
+        return self.hand_for_hand.switch(on)
+
     # ---- table events ------------------------------------------------------------------
 
     def command_event(self, cmd, seat, option):
@@ -228,6 +236,8 @@ class App:
         if cmd == "deal":
             self.ring.mode = ringmod.NORMAL
             self.after_flash.hand = True
+            if self.hand_for_hand is not None:
+                self.hand_for_hand.dealt()
         pressed = self.after_flash.seat
         if when == AFTER_FLASH and (pressed == 0 or pressed == seat and cmd in SEAT_EVENTS):
             self.after_flash.show = True

@@ -27,9 +27,10 @@ from dealerbutton.ticks import ticks_add, ticks_diff
 
 UMQTT = "umqtt.simple@1.6.0"  # what deploy installs with mip
 TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "move", "take", "kill", "deal",
-                  "undo", "press", "hold", "state", "hand", "ping", "clock")
+                  "undo", "press", "hold", "state", "hand", "ping", "clock", "handforhand")
 # The words a table command may take besides seat numbers (and a clock's M:SS).
-COMMAND_WORDS = ("post", "wait", "half", "pause", "resume", "next", "prev", "set")
+COMMAND_WORDS = ("post", "wait", "half", "pause", "resume", "next", "prev", "set", "on",
+                 "off")
 QUEUE = 8  # event lines kept between two ticks (more in one tick: counted as missed)
 DEALS = 64  # deal times kept for hands per hour
 HOUR_MS = 3600000
@@ -61,12 +62,13 @@ def check_command(payload):
         return None, "too many words"
     for w in words[1:]:
         if not command_word(w):
-            return None, "not a seat number, post/wait/half or a clock word"
+            return None, "not a seat number, post/wait/half, on/off or a clock word"
     return " ".join([cmd] + [w.lower() for w in words[1:]]), None
 
 
 def command_word(w):
-    """A word a table command may take: a seat number, post/wait, a clock word or M:SS."""
+    """A word a table command may take: a seat number, post/wait/half, on/off, a clock word
+    or M:SS."""
     if w.isdigit():
         return len(w) <= 3
     if w.lower() in COMMAND_WORDS:
@@ -218,12 +220,13 @@ class Net:
         return (k * HOUR_MS + span // 2) // span
 
     def state_text(self):
-        t = self.app.table
+        app = self.app
+        t = app.table
         hand = "null" if t.hand is None else protocol.hand_json(t.hand)
         ph = self.per_hour()
         return "%s%s,\"hand\":%s,\"per_hour\":%s,\"missed\":%d}" % (
-            self.head, protocol.state_json(t)[1:-1], hand, "null" if ph is None else ph,
-            self.missed)
+            self.head, protocol.state_json(t, app.hand_for_hand)[1:-1], hand,
+            "null" if ph is None else ph, self.missed)
 
     def publish_state(self):
         c = self.client

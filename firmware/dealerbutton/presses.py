@@ -20,6 +20,9 @@ released, and never acts.
     in DRAW mode  seat short: the button goes there and the first hand is dealt;
                   next short: the button is drawn at random among the seated players
                   present and the hand dealt; next long: cancel
+    hand-for-hand next short: the hand is over, the table waits for the room's deal
+                  (handforhand.py; again: nothing more); next long while it waits: not
+                  over after all (nothing undone). Before the first hand: the draw.
 At a tournament table the next-hand button held 5 s pauses or starts the clock: a second
 flash at 5 s says "let go now" (a shorter hold is still undo; in a cash game any hold is
 undo). During a break no hand is dealt.
@@ -143,11 +146,16 @@ class Presses:
                 return "ok cancel"
             if draw:
                 return self.draw(when)
+            h4h = app.hand_for_hand
+            if long and h4h is not None and h4h.waiting:
+                return h4h.cancel()
             if long:
                 return self.event("undo", "undo", None, None, when)
             if t.hand is None:
                 app.ring.mode = ringmod.DRAW
                 return "ok draw"
+            if h4h is not None and h4h.on:
+                return h4h.hand_over()
             return self.event("deal", "deal", None, None, when)
         status = t.status(seat)
         if long:

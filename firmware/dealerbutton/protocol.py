@@ -116,11 +116,16 @@ def seat_json(t, s):
     return json_object(pairs)
 
 
-def state_json(t):
-    """The `state` payload: the table's rules, stakes, hands dealt and every seat."""
+def state_json(t, hand_for_hand=None):
+    """The `state` payload: the table's rules, stakes, hands dealt and every seat; then,
+    while the table plays hand-for-hand (a handforhand.HandForHand that is on),
+    "handforhand": "playing", or "waiting" once its hand is over."""
     seats = "[%s]" % ",".join([seat_json(t, s) for s in range(1, t.seats + 1)])
-    return json_object([("rules", dumps(t.rules)), ("stakes", dumps(list(t.stakes))),
-                        ("hands", dumps(t.hands)), ("seats", seats)])
+    pairs = [("rules", dumps(t.rules)), ("stakes", dumps(list(t.stakes))),
+             ("hands", dumps(t.hands)), ("seats", seats)]
+    if hand_for_hand is not None and hand_for_hand.on:
+        pairs.append(("handforhand", '"waiting"' if hand_for_hand.waiting else '"playing"'))
+    return json_object(pairs)
 
 
 _HEX = "0123456789ABCDEF"
@@ -245,6 +250,12 @@ def level_json(level):
                         ("ante", dumps(level[2])), ("ante_kind", dumps(level[3]))])
 
 
+def _hand_for_hand(app, args):
+    if len(args) != 1 or args[0].lower() not in ("on", "off"):
+        return None
+    return app.switch_hand_for_hand(args[0].lower() == "on")
+
+
 def _clock(app, args):
     if app.table_clock is None:
         return 'err clock no tournament: a cash game (config.json has no "tournament")'
@@ -254,7 +265,8 @@ def _clock(app, args):
 COMMANDS = {
     "ping": (_no_args(lambda app: "ok pong"), "ping"),
     "version": (_no_args(lambda app: "ok " + app.version), "version"),
-    "state": (_no_args(lambda app: "ok " + state_json(app.table)), "state"),
+    "state": (_no_args(lambda app: "ok " + state_json(app.table, app.hand_for_hand)),
+              "state"),
     "hand": (_no_args(_hand), "hand"),
     "sit": (_seat_event("sit", ("post", "wait")), "sit N [post|wait]"),
     "away": (_seat_event("away", ()), "away N"),
@@ -274,6 +286,7 @@ COMMANDS = {
     "repl": (_no_args(lambda app: app.hand_over()), "repl"),
     "stats": (_no_args(lambda app: "ok " + app.stats.json()), "stats"),
     "clock": (_clock, "clock [pause|resume|next|prev|set M:SS]"),
+    "handforhand": (_hand_for_hand, "handforhand on|off"),
 }
 
 

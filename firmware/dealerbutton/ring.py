@@ -4,16 +4,16 @@ or the strip's own colour order; brightness and current limit applied).
 After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
 ACTIVE, AWAY, WAIT_BB, WAIT_POST) and the seat of each role into ``ring.button``,
 ``ring.sb``, ``ring.bb``, ``ring.kill`` and ``ring.first_to_act`` (0: nobody), the mode
-into ``ring.mode``; at a tournament table ``ring.clock`` and ``ring.clock_parts`` every
-loop turn. Presses come as ``ring.flash()`` and ``ring.hold()``. The board calls
+into ``ring.mode`` (WAITING: hand-for-hand's wait for the room's deal); at a tournament
+table ``ring.clock`` and ``ring.clock_parts`` every loop turn. Presses come as ``ring.flash()`` and ``ring.hold()``. The board calls
 ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip. render() only
 writes into buffers made in __init__, so it never allocates.
 
 Each seat owns an arc of LEDs (``ring.arc(seat)``); what it shows there is seatlook.py's.
 A frame is a copy of the steady picture (ringsteady.py: the seats' colours, drawn again
 only where a status or role changed) with what moves drawn on top (the seat that acts
-first breathing, and ringoverlays.py's chase, clock signals, held seats and flashes): byte
-for byte the frame of drawing everything every time.
+first breathing, and ringoverlays.py's chase, clock signals, hand-for-hand's wait, held
+seats and flashes): byte for byte the frame of drawing everything every time.
 """
 
 try:
@@ -63,6 +63,7 @@ from dealerbutton.seatlook import (  # noqa: F401
 NORMAL = const(0)
 DRAW = const(1)  # before the first hand: press a seat to put the button there
 ERROR = const(2)  # the configuration was refused
+WAITING = const(3)  # hand-for-hand: the hand is over, the table waits for the room's deal
 
 
 def estimate_ma(buf):
@@ -207,6 +208,8 @@ class Ring:
                 total += moving.chase(now_ms, level)
             if self.clock != CLOCK_NONE:
                 total = moving.clock(self, now_ms, level, total)
+            if self.mode == WAITING:
+                total = moving.waiting(now_ms, level)
         passing = self._holding or moving.flash_seat >= 0  # a press's light, soon gone
         if self._holding:
             held = self.held

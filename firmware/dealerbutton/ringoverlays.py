@@ -1,6 +1,6 @@
 """What moves on the ring, drawn on every frame over the steady picture: the chase of the
-draw for the button, the tournament clock's signals, the seats whose button is held and the
-flash of a press.
+draw for the button, the tournament clock's signals, hand-for-hand's wait, the seats whose
+button is held and the flash of a press.
 
 The clock's signals (ring.clock) never take a seat's LED: they light only the LEDs the
 seats leave dark (empty seats, the gaps) and dim the whole ring for a moment, every seat
@@ -12,6 +12,10 @@ keeping its colours:
     CLOCK_BREAK   a break: clock_parts of the ring's LEDs, clockwise from seat 1's first,
                   stand for the time left: there the dark LEDs glow bluish green, past
                   them the ring is dimmed to a third; the bright part shrinks as it runs
+
+Hand-for-hand, the table's hand over and waiting for the room's deal (ring.WAITING): the
+whole ring dimmed to a third, every seat keeping its colours, and one white LED going
+round, once in 3 s.
 """
 
 try:
@@ -40,6 +44,8 @@ _LEVEL_HELD = const(144)  # a seat whose button is held: its arc glows
 _FLASH_OK_MS = const(250)  # accepted press: one bright flash
 _FLASH_REFUSED_MS = const(120)  # refused press: on, off, on, off of this length each
 _CHASE_TURN_MS = const(2000)  # the draw for the button: one turn of the ring
+_WAITING_TURN_MS = const(3000)  # hand-for-hand's wait: one turn of its white LED
+_WAITING_DIM = const(85)  # ... over the ring at 85/256 (a third)
 
 
 class Overlays:
@@ -125,6 +131,16 @@ class Overlays:
         if dip:
             total = scale(buf, len(buf), _CLOCK_DIP)
         return total
+
+    def waiting(self, now_ms, brightness):
+        """Hand-for-hand's wait over the whole frame: the ring dimmed to a third, one white
+        LED going round; returns the frame's new byte sum."""
+        canvas = self._canvas
+        leds = canvas.leds
+        total = scale(self._buf, 3 * leds, _WAITING_DIM)
+        step = _WAITING_TURN_MS // leds
+        canvas.colour(ROLE_OK, 255, brightness)
+        return total + canvas.led(self._buf, (now_ms // step) % leds)
 
     def held(self, seat, brightness):
         """A held seat's whole arc, lit (the press shows from its first moment)."""

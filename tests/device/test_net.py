@@ -130,7 +130,7 @@ def test_commands_from_the_floor_with_their_replies():
         '{"cmd":"config","reply":"err refused not a table command"}',
         '{"cmd":"sit 44","reply":"err seat seat 44 is not on this table (1..6)"}',
         '{"cmd":"?","reply":"err refused not printable ASCII"}',
-        '{"cmd":"sit \\"1\\"","reply":"err refused not a seat number, post/wait/half or a clock word"}']
+        '{"cmd":"sit \\"1\\"","reply":"err refused not a seat number, post/wait/half, on/off or a clock word"}']
     assert rig.table.status(4) == "active"
     assert n.refused == 3
 

@@ -308,6 +308,29 @@ def test_draw_mode_chases_around_the_ring_over_the_seats():
     assert leds(r)[5:8] == [WHITE] * 3
 
 
+def test_waiting_mode_dims_the_ring_under_a_white_led_going_round():
+    r = open_ring(24, 9, NINE, NINE_ROLES)
+    step = 3000 // 24
+    heads = []
+    for i in range(30):
+        t = T_FULL // step * step + i * step
+        r.mode = R.NORMAL
+        r.render(t)
+        normal = leds(r)
+        r.mode = R.WAITING
+        r.render(t)
+        got = leds(r)
+        lit = [k for k in range(24) if got[k] == WHITE]
+        assert len(lit) == 1, got
+        heads.append(lit[0])
+        for k in range(24):   # every other LED: as without the wait, at a third
+            if k != lit[0]:
+                want = normal[k]
+                assert got[k] == "".join(["%02X" % (int(want[j:j + 2], 16) * 85 >> 8)
+                                          for j in (0, 2, 4)]), (k, got[k], want)
+    assert [(h - heads[0]) % 24 for h in heads] == [i % 24 for i in range(30)], heads
+
+
 def test_error_mode_alternates_and_ignores_the_seats():
     r = open_ring(24, 9, NINE, NINE_ROLES)
     r.mode = R.ERROR
@@ -464,7 +487,7 @@ def test_mixed_tables_flashes_and_modes_stay_under_budget():
                 for role in ROLES:  # on a seat, or nobody's (0)
                     x = (x * 1103515245 + 12345) & 0x7FFFFFFF
                     setattr(r, role, (x >> 8) % (seats + 1))
-                r.mode = (R.NORMAL, R.DRAW, R.ERROR)[n % 3]
+                r.mode = (R.NORMAL, R.DRAW, R.ERROR, R.WAITING)[n % 4]
                 r.flash(n % (seats + 1), n % 2 == 0, 0)
                 for t in (0, 130, 250, 700):
                     r.render(t)
@@ -596,6 +619,10 @@ def test_render_allocates_nothing():
         r.flash(0, True, t)
         r.mode = R.ERROR
         while t < 7000:
+            r.render(t)
+            t += 7
+        r.mode = R.WAITING
+        while t < 8000:
             r.render(t)
             t += 7
         estimate_ma(r.buf)

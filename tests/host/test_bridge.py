@@ -25,6 +25,7 @@ class Clock:
     (b"CLOCK Pause", "clock pause"), (b"clock set 12:30", "clock set 12:30"),
     (b"move 5 9", "move 5 9"), (b"take 4", "take 4"), (b"kill 3", "kill 3"),
     (b"KILL 3 Half", "kill 3 half"),
+    (b"handforhand on", "handforhand on"), (b"HandForHand OFF", "handforhand off"),
 ])
 def test_table_commands_pass(payload, line):
     assert bridge.check_command(payload) == (line, None)
@@ -43,6 +44,7 @@ def test_table_commands_pass(payload, line):
     (b"clock set 1:30:00", "neither a seat number"), (b"repl", "not a table command"),
     (b"move 5 9 10", "too many words"), (b"kill 3 double", "neither a seat number"),
     (b"level 10/20", "not a table command"),
+    (b"handforhand maybe", "neither a seat number"), (b"handforhand on 3 4", "too many words"),
 ])
 def test_everything_else_is_refused(payload, why):
     line, reason = bridge.check_command(payload)

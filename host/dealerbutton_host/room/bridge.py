@@ -58,8 +58,8 @@ def check_command(payload: bytes):
         return None, "too many words"
     for w in words[1:]:
         if not net.command_word(w):
-            return None, "argument %s is neither a seat number, post/wait nor a clock word " \
-                "(pause, resume, next, prev, set M:SS)" % _shown(w, 20)
+            return None, "argument %s is neither a seat number, post/wait/half, on/off nor a " \
+                "clock word (pause, resume, next, prev, set M:SS)" % _shown(w, 20)
     return " ".join([cmd] + [w.lower() for w in words[1:]]), None
 
 
