@@ -51,6 +51,7 @@ PRESSES = ("ok", "refused")
 RING_ROWS = (
     ("Before the first hand: a chase; press a seat for the button", R.DRAW),
     ("Configuration refused: every other LED, swapping each 0.5 s", R.ERROR),
+    ("Hand-for-hand, hand over: dimmed, a white LED goes round (3 s)", R.WAITING),
 )
 
 
@@ -91,6 +92,10 @@ def time_strip(status, what, step_ms):
 def ring_strip(mode):
     r = _ring(12, 4)
     r.mode = mode
+    if mode == R.WAITING:  # (it dims the seats: four players, the button and the blinds)
+        for seat in range(1, 5):
+            r.status[seat] = R.ACTIVE
+        r.button, r.sb, r.bb = 1, 2, 3
     buf = r.render(250)
     return [_hex(buf, i) for i in range(12)]
 
@@ -116,7 +121,7 @@ def _text(out, x, y, s, size=14, anchor="start", fill="#DDD", weight="normal"):
 
 
 def legend_svg():
-    width, height = 1060, 624
+    width, height = 1060, 654
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">'
            % (width, height, width, height),
