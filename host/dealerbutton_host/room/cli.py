@@ -60,6 +60,10 @@ def add_parsers(sub) -> None:
     r.add_argument("--wait", type=number(least=0), default=1.0, metavar="S",
                    help="with --once: seconds to gather the retained states first "
                    "(default: 1)")
+    r.add_argument("--hand-for-hand", choices=("on", "off"),
+                   help="switch every online tournament table to hand-for-hand (on: the "
+                   "room deals them all at once when every hand is over) or back (off); "
+                   "without it the room changes nothing until the page's button is pressed")
 
 
 def _setup_logging(quiet: bool, name: str) -> None:
@@ -103,5 +107,8 @@ def _bridge(args, broker) -> int:
 def _room(args, broker) -> int:
     from . import view
 
+    if args.once and args.hand_for_hand:
+        raise mqttconn.BrokerError("--hand-for-hand needs a running room (it deals the "
+                                   "tables): leave out --once")
     _setup_logging(args.quiet, "room")
     return view.main(args, broker)

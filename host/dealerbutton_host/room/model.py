@@ -2,8 +2,9 @@
 
 RoomModel follows dealerbutton/<room>/+/state, online and event (the retained state gives
 every table at once to a view started last); summary() is what the views draw: each
-table's seats, open seats, away and waiting players, hands per hour, its tournament clock,
-the room's clock (room_clock()) and for a tournament the table sizes and the moves that
+table's seats, open seats, away and waiting players, hands per hour, its tournament clock
+and a level that starts at its next deal, whether its hand-for-hand hand is over, the
+room's clock (room_clock()) and for a tournament the table sizes and the moves that
 balance them (balance()).
 Anything on those topics that is not what a table publishes is refused (logged) and
 changes nothing.
@@ -55,6 +56,8 @@ def check_state(data) -> Optional[str]:
     clock = data.get("clock")
     if clock is not None and not isinstance(clock, dict):
         return "clock is not an object"
+    if data.get("handforhand") not in (None, "playing", "waiting"):
+        return "handforhand is not playing or waiting"
     return None
 
 
@@ -74,6 +77,9 @@ class Table:
         self.received = 0.0  # when the state came (time.monotonic)
         self.heard = 0       # the room's count of states when this one came (0: none yet)
         self.events: deque = deque(maxlen=4)
+        # The clock's level when the table's last hand was dealt (as its first state after
+        # the deal says; for a table first heard mid-hand, its level then): None until known.
+        self.hand_level: Optional[int] = None
 
 
 class RoomModel:
@@ -142,6 +148,7 @@ class RoomModel:
             if sub == "online":
                 table.online = text == "1"
             elif sub == "state":
+                table.hand_level = _hand_level(table, data)
                 table.state = data
                 table.received = t
                 self.states += 1
@@ -156,11 +163,12 @@ class RoomModel:
     def summary(self) -> dict:
         now = self.now()
         with self.lock:
-            tables = [(t.name, t.state, t.online, t.received, list(t.events), t.heard)
-                      for t in self.tables.values()]
+            tables = [(t.name, t.state, t.online, t.received, list(t.events), t.heard,
+                       t.hand_level) for t in self.tables.values()]
         out = []
-        for name, state, online, received, events, _ in sorted(tables, key=lambda x: _order(x[0])):
-            out.append(table_summary(name, state, online, now - received, events))
+        for name, state, online, received, events, _, level in sorted(
+                tables, key=lambda x: _order(x[0])):
+            out.append(table_summary(name, state, online, now - received, events, level))
         heard = {x[0]: x[5] for x in tables}
         seated = [t for t in out if t["state"]]
         room = {"room": self.room, "tables": out,
@@ -174,6 +182,19 @@ class RoomModel:
         return room
 
 
+def _hand_level(table: Table, data: dict) -> Optional[int]:
+    """The clock's level of the table's last hand, with this new state of it: the level the
+    state's clock is at, after a deal (its first state with a new count of hands) or when
+    not known yet (not during a break: the level after it is not the hand's)."""
+    clock = data.get("clock")
+    if not isinstance(clock, dict) or clock.get("break") or not _count(clock.get("level")):
+        return table.hand_level
+    old = table.state.get("hands") if table.state else None
+    if table.hand_level is None or data.get("hands") != old:
+        return clock["level"]
+    return table.hand_level
+
+
 def _order(name: str):
     """Tables in natural order: 2 before 10."""
     return [(0, int(p), "") if p.isdigit() else (1, 0, p.lower())
@@ -181,7 +202,7 @@ def _order(name: str):
 
 
 def table_summary(name: str, state: Optional[dict], online: Optional[bool], age: float,
-                  events: list) -> dict:
+                  events: list, hand_level: Optional[int] = None) -> dict:
     t: dict = {"name": name, "online": bool(online), "state": state is not None,
                "events": events}
     if state is None:
@@ -203,10 +224,14 @@ def table_summary(name: str, state: Optional[dict], online: Optional[bool], age:
         waiting=statuses.count("waiting"), hands=state.get("hands"),
         per_hour=state.get("per_hour"), stakes=state.get("stakes"), rules=state.get("rules"),
         button=hand.get("button"), sb=hand.get("sb"), bb=hand.get("bb"),
-        tournament=bool(state.get("tournament")) or isinstance(state.get("clock"), dict))
+        tournament=bool(state.get("tournament")) or isinstance(state.get("clock"), dict),
+        handforhand=state.get("handforhand"))
     clock = state.get("clock")
     if isinstance(clock, dict):
         t["clock"] = clock_summary(clock, age)
+        level = t["clock"]["level"]
+        if hand_level is not None and not t["clock"]["break"] and level != hand_level:
+            t["level_next"] = level  # the clock moved on: its level starts at the next deal
     t["next_bb"] = next_big_blind(statuses, hand.get("bb"))
     return t
 

@@ -1,5 +1,6 @@
 """The room's web pages: the wall page at /, the tournament clock for a TV at /clock, their
-static files from page/, and the room as /room.json."""
+static files from page/, the room as /room.json, and POST /handforhand, the page's button
+that switches hand-for-hand on or off ({"on": true} or {"on": false})."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import json
 import logging
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Optional
 
 from . import mqttconn
+from .handforhand import Floor
 from .model import RoomModel
 
 log = logging.getLogger("dealerbutton.room")
@@ -23,7 +26,19 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/clock.css": ("clock.css", "text/css; charset=utf-8")}
 
 
-def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
+class RoomServer(ThreadingHTTPServer):
+    floor: Optional[Floor] = None   # hand-for-hand, once the room runs on the broker
+
+
+def room_summary(model: RoomModel, floor: Optional[Floor]) -> dict:
+    """The model's summary, with hand-for-hand's when there is a floor."""
+    summary = model.summary()
+    if floor is not None:
+        summary["handforhand"] = floor.summary(summary["tables"])
+    return summary
+
+
+def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> RoomServer:
     """The page's server on where, HOST:PORT (checked by options.host_port)."""
     host, _, port = where.rpartition(":")
 
@@ -31,7 +46,8 @@ def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
         def do_GET(self):  # noqa: N802 - the http.server name
             path = self.path.split("?", 1)[0]
             if path == "/room.json":
-                body = json.dumps(model.summary(), separators=(",", ":")).encode()
+                summary = room_summary(model, server.floor)
+                body = json.dumps(summary, separators=(",", ":")).encode()
                 kind = "application/json"
             elif path in FILES:
                 name, kind = FILES[path]
@@ -39,7 +55,35 @@ def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
             else:
                 self.send_error(404)
                 return
-            self.send_response(200)
+            self.reply(200, kind, body)
+
+        def do_POST(self):  # noqa: N802 - the http.server name
+            """The page's hand-for-hand button. Only a JSON request from the page itself: a
+            form on another site can send neither that type nor this origin."""
+            if self.path != "/handforhand" or server.floor is None:
+                self.send_error(404)
+                return
+            origin = self.headers.get("Origin")
+            if origin is not None and origin != "http://" + self.headers.get("Host", ""):
+                self.send_error(403, "not from this page")
+                return
+            if self.headers.get("Content-Type", "").split(";")[0] != "application/json":
+                self.send_error(415, "send JSON")
+                return
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+                on = json.loads(self.rfile.read(min(length, 100)))["on"]
+            except (ValueError, KeyError, TypeError):
+                on = None
+            if not isinstance(on, bool):
+                self.send_error(400, 'send {"on": true} or {"on": false}')
+                return
+            server.floor.switch(on)
+            summary = room_summary(model, server.floor)
+            self.reply(200, "application/json", json.dumps(summary["handforhand"]).encode())
+
+        def reply(self, status, kind, body):
+            self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
@@ -50,10 +94,12 @@ def make_server(model: RoomModel, where: str) -> ThreadingHTTPServer:
             pass
 
     try:
-        return ThreadingHTTPServer((host or "127.0.0.1", int(port)), Handler)
+        server = RoomServer((host or "127.0.0.1", int(port)), Handler)
     except OSError as e:
         raise mqttconn.BrokerError("--http %s: cannot serve on it: %s"
                                    % (where, e.strerror or e), status=1) from None
+    server.floor = floor
+    return server
 
 
 def serve(model: RoomModel, server: ThreadingHTTPServer) -> int:

@@ -2,9 +2,11 @@
 
     dealerbutton room --broker mqtt://floor-pi --room club              # web page
     dealerbutton room --broker mqtt://floor-pi --room club --terminal   # in the terminal
+    dealerbutton room --broker mqtt://floor-pi --room club --hand-for-hand on
 
 main() feeds the room's messages to a RoomModel (model.py) and draws its summary() in the
-terminal (render_text) or serves it as the web page (server.py).
+terminal (render_text) or serves it as the web page (server.py); a running room also
+plays hand-for-hand when the floor says so (handforhand.py).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import time
 from typing import List, Optional
 
 from . import mqttconn
+from .handforhand import Floor
 from .model import RoomModel
-from .server import make_server, serve
+from .server import make_server, room_summary, serve
 
 log = logging.getLogger("dealerbutton.room")
 
@@ -56,6 +59,10 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
             mark = g[s["status"]]
             ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
         parts = ["%d open" % t["open"]]
+        if t.get("handforhand"):
+            parts.append("hand over" if t["handforhand"] == "waiting" else "playing its hand")
+        if t.get("level_next"):
+            parts.append("level %d from the next deal" % t["level_next"])
         if t["away"]:
             parts.append("%d away" % t["away"])
         if t["waiting"]:
@@ -74,6 +81,7 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
         if not t["online"]:
             parts.append("OFFLINE")
         lines.append(("%s %s  %s" % (head, ring, ", ".join(parts)))[:width])
+    lines += hand_for_hand_text(summary.get("handforhand"))
     tour = summary.get("tournament")
     if tour:
         lines += ["", "Tournament: %d players at %d tables (%s)" % (
@@ -89,11 +97,34 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
     return lines
 
 
+def hand_for_hand_text(h4h: Optional[dict]) -> List[str]:
+    """Hand-for-hand's lines (none until the floor has chosen it)."""
+    if not h4h or not h4h["mode"]:
+        return []
+    if h4h["mode"] == "off":
+        return ["", "Hand-for-hand: off"]
+    playing = h4h["playing"]
+    lines = ["", "Hand-for-hand: on, %d deal(s) together so far" % h4h["deals"],
+             "  still playing their hand: %s" % (" ".join(playing) if playing else
+                                                 "none (dealing every table)")]
+    if h4h["waiting"]:
+        lines.append("  hand over, waiting: %s" % " ".join(h4h["waiting"]))
+    if h4h["switching"]:
+        lines.append("  not in hand-for-hand yet: %s" % " ".join(h4h["switching"]))
+    if h4h["offline"]:
+        lines.append("  offline, left out: %s" % " ".join(h4h["offline"]))
+    for n in h4h["level_next"]:
+        lines.append("  table %s: level %d from the next deal" % (n["table"], n["level"]))
+    return lines
+
+
 # -- running it ----------------------------------------------------------------------------
-def follow(client, model: RoomModel, broker: mqttconn.Broker, answered=None) -> None:
+def follow(client, model: RoomModel, broker: mqttconn.Broker, answered=None,
+           then=None) -> None:
     """Feed the room's messages to the model once the broker accepts the connection (and
     after every reconnection); answered(reason), if given, hears of every answer of the
-    broker: None when it accepted, else its reason for refusing."""
+    broker: None when it accepted, else its reason for refusing; then(), if given, runs
+    after each message the model took."""
 
     def on_connect(c, userdata, flags, rc, properties=None):
         if rc.is_failure:
@@ -110,16 +141,21 @@ def follow(client, model: RoomModel, broker: mqttconn.Broker, answered=None) -> 
 
     def on_message(c, userdata, msg):
         model.handle(msg.topic, bytes(msg.payload))
+        if then:
+            then()
 
     client.on_connect = on_connect
     client.on_message = on_message
 
 
-def connect(model: RoomModel, broker: mqttconn.Broker):
+def connect(model: RoomModel, broker: mqttconn.Broker, mode: Optional[bool] = None):
+    """The room's client, following the model, and its Floor (hand-for-hand in mode, or
+    as the floor chooses later), which publishes table commands through it."""
     client = mqttconn.make_client(broker)
-    follow(client, model, broker)
+    floor = Floor(model, lambda topic, line: client.publish(topic, line, qos=1), mode)
+    follow(client, model, broker, then=floor.step)
     mqttconn.start(client, broker, log)
-    return client
+    return client, floor
 
 
 ANSWER_S = 10.0  # --once: how long the broker may take to answer the connection
@@ -166,24 +202,32 @@ def main(args, broker: mqttconn.Broker) -> int:
     server = None
     if not args.terminal:  # a port in use is said before the broker is tried
         server = make_server(model, args.http)
-    client = connect(model, broker)
+    mode = {None: None, "on": True, "off": False}[args.hand_for_hand]
+    client, floor = connect(model, broker, mode)
+    if server is not None:
+        server.floor = floor
+    stop = threading.Event()
+    threading.Thread(target=floor.run, args=(stop,), daemon=True).start()
+    if mode is not None:
+        log.info("hand-for-hand %s", args.hand_for_hand)
     try:
         if server is None:
-            return terminal(model)
+            return terminal(model, floor)
         return serve(model, server)
     except KeyboardInterrupt:
         return 0
     finally:
+        stop.set()
         client.disconnect()
         client.loop_stop()
 
 
-def terminal(model: RoomModel) -> int:
+def terminal(model: RoomModel, floor: Optional[Floor] = None) -> int:
     import shutil
 
     while True:
         width, height = shutil.get_terminal_size((100, 30))
-        lines = render_text(model.summary(), width=width)[:height - 1]
+        lines = render_text(room_summary(model, floor), width=width)[:height - 1]
         sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
         sys.stdout.flush()
         model.changed.wait(1.0)

@@ -1,4 +1,5 @@
-// The room page: polls /room.json every second and draws every table as a small ring.
+// The room page: polls /room.json every second and draws every table as a small ring; its
+// hand-for-hand button switches the room's hand-for-hand on or off (POST /handforhand).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -90,8 +91,62 @@ function card(t, elapsed) {
   if (t.stakes) facts.push(t.stakes[0] + "/" + t.stakes[1]);
   d.appendChild(parts("facts", facts));
   if (t.clock) d.appendChild(parts("clock", clockParts(t.clock, elapsed)));
+  if (t.level_next) d.appendChild(el("div", {class: "level-next"},
+                                     "Level " + t.level_next + " from the next deal"));
+  if (t.handforhand) {
+    const over = t.handforhand === "waiting";
+    d.appendChild(el("div", {class: "h4h " + t.handforhand},
+                     over ? "Hand over: waiting" : "Playing its hand"));
+  }
   if (!t.online) d.appendChild(el("div", {class: "off"}, "OFFLINE"));
   return d;
+}
+
+function tableNames(names) {
+  return names.map(n => /^\d/.test(n) ? "Table " + n : n).join(" · ");
+}
+
+// Hand-for-hand: the button, and the panel of the tables still playing their hand.
+function handForHand(h) {
+  const button = document.getElementById("h4h-button");
+  const s = document.getElementById("handforhand");
+  button.hidden = !h;
+  const on = !!h && h.mode === "on";
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "Stop hand-for-hand" : "Start hand-for-hand";
+  if (!on) { s.hidden = true; return; }
+  s.hidden = false;
+  s.replaceChildren(el("h2", {}, "Hand-for-hand" + (h.deals ? " · " +
+                                  plural(h.deals, "deal", "deals") + " together" : "")));
+  if (h.playing.length) {
+    s.appendChild(el("div", {class: "playing"}, "Still playing their hand: " +
+                     tableNames(h.playing)));
+  } else if (h.waiting.length) {
+    s.appendChild(el("div", {class: "playing"}, "Every hand is over: dealing"));
+  }
+  if (h.waiting.length) s.appendChild(el("div", {class: "waiting"}, "Hand over: " +
+                                         tableNames(h.waiting)));
+  if (h.switching.length) s.appendChild(el("div", {class: "note"}, "Not in hand-for-hand yet: " +
+                                           tableNames(h.switching)));
+  if (h.offline.length) s.appendChild(el("div", {class: "note"}, "Offline, left out: " +
+                                         tableNames(h.offline)));
+  for (const n of h.level_next) {
+    s.appendChild(el("div", {class: "note"}, tableNames([n.table]) + ": level " + n.level +
+                     " from the next deal"));
+  }
+}
+
+async function switchHandForHand() {
+  const on = !(last && last.handforhand && last.handforhand.mode === "on");
+  try {
+    const r = await fetch("handforhand", {method: "POST", body: JSON.stringify({on}),
+                                          headers: {"Content-Type": "application/json"}});
+    if (!r.ok) throw new Error("HTTP " + r.status);
+  } catch (e) {
+    document.getElementById("status").textContent = "hand-for-hand not switched: " + e.message;
+    return;
+  }
+  poll();
 }
 
 function tournament(tour) {
@@ -119,6 +174,7 @@ function draw() {
     plural(last.players, "player", "players"), plural(last.open, "open seat", "open seats")]));
   document.getElementById("tables").replaceChildren(...last.tables.map(t => card(t, elapsed)));
   tournament(last.tournament);
+  handForHand(last.handforhand);
 }
 
 async function poll() {
@@ -134,5 +190,6 @@ async function poll() {
   draw();
 }
 
+document.getElementById("h4h-button").addEventListener("click", switchHandForHand);
 poll();
 setInterval(poll, 1000);
