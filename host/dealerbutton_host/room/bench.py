@@ -13,6 +13,17 @@ bridge's own TableBridge and its own MQTT connection (with its last will), all i
   msgs/s    messages the room view received
   late view a room view started after the run: how long until it holds every table, all
             from the broker's retained states.
+
+    python -m dealerbutton_host.room.bench --hand-for-hand              # 10 tables, 5 hands
+    python -m dealerbutton_host.room.bench --hand-for-hand --tables 20 --hands 10
+
+Hand-for-hand: N tournament tables, each `dealerbutton emulate` behind its own
+`dealerbutton bridge` process, and the room's hand-for-hand (handforhand.Floor) in this
+process. For each hand every table's next-hand button is pressed (`press 0` on its cmd
+topic) in a random order over about a second; when the last hand is over the room sends
+`deal` to every table. Printed for each hand: the spread between the first and the last
+table's deal (their `* hand` events' arrival at the room) and the time from the room's
+deal to the last of them; then the median and the worst spread, and the target.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import os
 import pwd
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -36,6 +48,11 @@ from . import mqttconn
 from .model import RoomModel
 
 ROOM = "bench"
+SPREAD_TARGET_MS = 100.0  # hand-for-hand: the first to the last table's deal
+# A tournament table for the hand-for-hand run: one long level, so that no level or break
+# changes during it.
+H4H_CONFIG = {"seats": 9, "leds": 24, "tournament": {"levels": [
+    {"sb": 1000, "bb": 2000, "ante": 2000, "minutes": 600}]}}
 
 
 def _free_port() -> int:
@@ -152,7 +169,9 @@ def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> No
 
 
 # -- the room view and the report ---------------------------------------------------------
-def room_client(port: int, model: RoomModel, counter=None):
+def room_client(port: int, model: RoomModel, counter=None, then=None, start=True):
+    """A room view's client on the local broker; then(topic, payload, when), if given,
+    after each message the model took; start: connect now (else the caller does)."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
@@ -163,15 +182,19 @@ def room_client(port: int, model: RoomModel, counter=None):
             client.subscribe(t, qos=1)
 
     def on_message(client, userdata, msg):
+        when = time.monotonic()
         if counter is not None:
             counter[0] += 1
         model.handle(msg.topic, bytes(msg.payload))
+        if then is not None:
+            then(msg.topic, bytes(msg.payload), when)
 
     c.on_connect = on_connect
     c.on_message = on_message
     c.on_socket_open = mqttconn.no_delay
-    c.connect("127.0.0.1", port)
-    c.loop_start()
+    if start:
+        c.connect("127.0.0.1", port)
+        c.loop_start()
     return c
 
 
@@ -246,6 +269,124 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
             "late_s": late_s, "late_n": late_n}
 
 
+# -- hand-for-hand ------------------------------------------------------------------------
+class HandForHandRoom:
+    """N emulated tournament tables behind their bridges on the local broker, and the room's
+    hand-for-hand: the `* hand` events' arrival times, per table, as the room hears them."""
+
+    def __init__(self, port: int, n: int, folder: Path):
+        from .handforhand import Floor
+
+        self.port = port
+        self.names = [str(i) for i in range(1, n + 1)]
+        self.procs: list = []
+        self.lock = threading.Lock()
+        self.deals: dict = {}   # (table, hand number) -> when its `* hand` came
+        self.dealt_at: list = []  # when the room sent each round's deals
+        self.model = RoomModel(ROOM)
+        self.client = room_client(port, self.model, then=self._heard, start=False)
+        self.floor = Floor(self.model, self._publish, mode=True)
+        config = folder / "h4h-config.json"
+        config.write_text(json.dumps(H4H_CONFIG))
+        cli = [sys.executable, "-m", "dealerbutton_host.cli"]
+        for name in self.names:
+            link = str(folder / ("tty" + name))
+            emu = subprocess.Popen(cli + ["emulate", "--pty", "--link", link, "--state",
+                                          str(folder / ("state" + name)), "--config",
+                                          str(config)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.procs.append(emu)
+            assert emu.stdout is not None
+            if "device on" not in emu.stdout.readline():
+                raise RuntimeError("table %s's emulator did not start" % name)
+            self.procs.append(subprocess.Popen(
+                cli + ["bridge", "--quiet", "--port", link, "--broker",
+                       "mqtt://127.0.0.1:%d" % port, "--room", ROOM, "--table", name],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def _publish(self, topic: str, line: str) -> None:
+        if line == "deal":
+            with self.lock:
+                if not self.dealt_at or time.monotonic() - self.dealt_at[-1] > 0.5:
+                    self.dealt_at.append(time.monotonic())
+        self.client.publish(topic, line, qos=1)
+
+    def _heard(self, topic: str, payload: bytes, when: float) -> None:
+        if topic.endswith("/event") and payload.startswith(b"* hand "):
+            hand = json.loads(payload[7:])
+            name = topic.split("/")[2]
+            with self.lock:
+                self.deals.setdefault((name, hand["n"]), when)
+        self.floor.step()
+
+    def tables(self) -> list:
+        return [t for t in self.model.summary()["tables"] if t["name"] in self.names]
+
+    def wait(self, ready, what: str, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while not ready(self.tables()):
+            if time.monotonic() > end:
+                raise RuntimeError("hand-for-hand bench: %s did not happen in %d s"
+                                   % (what, timeout))
+            time.sleep(0.02)
+
+    def command(self, name: str, line: str) -> None:
+        self.client.publish(mqttconn.topic(ROOM, name, "cmd"), line, qos=1)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+        for p in self.procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        for p in self.procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def hand_for_hand_run(n: int, hands: int, folder: Path, out=print) -> dict:
+    """The hand-for-hand measurement: prints a line per hand, returns the spreads (ms)."""
+    broker, port = start_broker(folder)
+    room = None
+    try:
+        room = HandForHandRoom(port, n, folder)
+        everyone = len(room.names)
+        room.wait(lambda ts: len(ts) == everyone and all(t["online"] and t["state"]
+                                                         for t in ts), "every table online")
+        for line in ["sit %d" % s for s in range(1, 7)] + ["deal 1"]:
+            for name in room.names:  # six players, the first hand dealt
+                room.command(name, line)
+            time.sleep(0.55)  # (a bridge takes 2 commands a second after its first 5)
+        room.wait(lambda ts: all(t["hands"] == 1 and t["handforhand"] == "playing"
+                                 for t in ts), "the first hands, hand-for-hand on")
+        rng = random.Random(11)
+        spreads = []
+        for k in range(2, hands + 2):
+            order = list(room.names)
+            rng.shuffle(order)
+            for name in order:  # the hands end over about a second
+                time.sleep(rng.uniform(0, 2.0 / len(order)))
+                room.command(name, "press 0")
+            room.wait(lambda ts, k=k: all(t["hands"] == k and t["handforhand"] == "playing"
+                                          for t in ts), "hand %d dealt everywhere" % k)
+            with room.lock:
+                times = [room.deals[(name, k)] for name in room.names]
+                sent = room.dealt_at[-1]
+            spread = (max(times) - min(times)) * 1000
+            spreads.append(spread)
+            out("%4d %11.1f %14.1f" % (k, spread, (max(times) - sent) * 1000))
+        return {"n": n, "spreads": spreads}
+    finally:
+        if room is not None:
+            room.close()
+        broker.terminate()
+        broker.wait(10)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m dealerbutton_host.room.bench",
                                 description=(__doc__ or "").split("\n")[0])
@@ -253,6 +394,10 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="seconds of play per run")
     p.add_argument("--period", type=float, default=3.0,
                    help="seconds between one table's presses, on average")
+    p.add_argument("--hand-for-hand", action="store_true",
+                   help="measure hand-for-hand instead: the spread of the tables' deals")
+    p.add_argument("--hands", type=int, default=5,
+                   help="hand-for-hand: hands dealt together (default: 5)")
     p.add_argument("--sim", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -264,6 +409,8 @@ def main(argv=None) -> int:
         sys.stderr.write("room bench: it runs a local Mosquitto, which is not installed "
                          "(Debian: apt-get install mosquitto)\n")
         return 1
+    if args.hand_for_hand:
+        return hand_for_hand_main(args.tables[0], args.hands)
     print("card room on a local Mosquitto: each table the firmware App with emulated buttons,")
     print("a press about every %g s per table, %g s per run" % (args.period, args.seconds))
     print("%6s %6s %11s %9s %8s %9s %6s %8s %14s" % (
@@ -277,6 +424,19 @@ def main(argv=None) -> int:
                 r["bridges"], r["room"], r["msgs"], r["late_n"], r["late_s"],
                 "" if not r["missed"] else "  (%d deals never seen)" % r["missed"]),
                 flush=True)
+    return 0
+
+
+def hand_for_hand_main(n: int, hands: int) -> int:
+    print("hand-for-hand on a local Mosquitto: %d tables, each `dealerbutton emulate` behind "
+          "`dealerbutton bridge`," % n)
+    print("every next-hand button pressed within a second, %d hands dealt together" % hands)
+    print("hand   spread ms   room -> last ms")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = hand_for_hand_run(n, hands, Path(tmp), out=lambda line: print(line, flush=True))
+    spreads = sorted(r["spreads"])
+    print("spread between the first and the last table's deal: median %.1f ms, worst %.1f ms "
+          "(target <= %d ms)" % (statistics.median(spreads), spreads[-1], SPREAD_TARGET_MS))
     return 0
 
 
