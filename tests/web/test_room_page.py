@@ -1,6 +1,7 @@
 """The room's web page in a real browser (Debian's Chromium driven by Playwright): every
 table as a ring of seats, open seats, away/waiting, hands per hour, the tournament clock
-and balancing; the page follows changes and shows a table going offline."""
+and balancing; the page follows changes and shows a table going offline; its
+hand-for-hand button and the tables still playing their hand."""
 
 import json
 import os
@@ -21,10 +22,10 @@ def page_of():
     servers = []
     pw_box = []
 
-    def open_page(model, size=(1280, 800)):
+    def open_page(model, size=(1280, 800), floor=None):
         from playwright.sync_api import sync_playwright
 
-        server = make_server(model, "127.0.0.1:0")
+        server = make_server(model, "127.0.0.1:0", floor)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         pw = sync_playwright().start()
@@ -133,4 +134,42 @@ def test_one_table_is_one_table(page_of):
     model, _ = model_with(("1", table_state([1, 2, 3]), "1"))
     page, errors = page_of(model)
     assert page.inner_text("#totals") == "1 table · 1 online · 3 players · 6 open seats"
+    assert errors == []
+
+
+def test_the_hand_for_hand_button_and_the_tables_still_playing(page_of):
+    from dealerbutton_host.room.handforhand import Floor
+    from test_room_handforhand import put, room
+
+    model, _ = room(("1", "playing", True), ("2", "playing", True), ("3", None, False))
+    sent = []
+    floor = Floor(model, lambda topic, line: sent.append((topic, line)))
+    page, errors = page_of(model, floor=floor)
+    button = page.locator("#h4h-button")
+    assert button.inner_text() == "Start hand-for-hand"
+    assert button.get_attribute("aria-pressed") == "false"
+    assert not page.locator("#handforhand").is_visible()
+    button.click()
+    page.wait_for_selector('#h4h-button[aria-pressed="true"]', timeout=5000)
+    assert button.inner_text() == "Stop hand-for-hand"
+    put(model, "1", "waiting")
+    put(model, "2", "playing", clock={"level": 6, "sb": 200, "bb": 400, "ante": 400,
+                                      "ms_left": 900000, "running": True})
+    page.wait_for_function("document.querySelector('#handforhand .waiting')?.textContent"
+                           " == 'Hand over: Table 1'", timeout=5000)
+    panel = page.locator("#handforhand").inner_text()
+    assert "Still playing their hand: Table 2" in panel
+    assert "Offline, left out: Table 3" in panel
+    assert "Table 2: level 6 from the next deal" in panel
+    assert "Hand over: waiting" in page.locator('[data-table="1"]').inner_text()
+    assert "Level 6 from the next deal" in page.locator('[data-table="2"]').inner_text()
+    assert page_text.problems(page) == []
+    put(model, "2", "waiting")
+    floor.step()   # (the room does it at every message)
+    assert sent[-2:] == [("dealerbutton/club/1/cmd", "deal"), ("dealerbutton/club/2/cmd", "deal")]
+    button.click()
+    page.wait_for_selector('#h4h-button[aria-pressed="false"]', timeout=5000)
+    assert not page.locator("#handforhand").is_visible()
+    assert sent[-2:] == [("dealerbutton/club/1/cmd", "handforhand off"),
+                         ("dealerbutton/club/2/cmd", "handforhand off")]
     assert errors == []
