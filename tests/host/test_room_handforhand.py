@@ -123,6 +123,15 @@ def test_a_level_that_starts_at_the_next_deal():
     assert "level_next" not in tables(m)[0]
 
 
+def test_clocks_on_different_levels_are_shown():
+    m, _ = room(("1", "playing", True), ("2", "playing", True), ("3", "playing", True))
+    h = HandForHand(True)
+    assert h.summary(tables(m))["levels_differ"] == []
+    put(m, "2", "playing", clock=dict(CLOCK, level=6))
+    assert h.summary(tables(m))["levels_differ"] == [{"level": 5, "tables": ["1", "3"]},
+                                                     {"level": 6, "tables": ["2"]}]
+
+
 def test_the_floor_publishes_on_the_tables_cmd_topics():
     m, _ = room(("1", "waiting", True), ("2", "waiting", True))
     sent = []
@@ -194,11 +203,12 @@ def test_the_terminal_lists_the_tables_still_playing():
     lines = view.render_text(summary, glyphs={"active": "#", "away": "a", "waiting": "w",
                                               "empty": "."})
     at = lines.index("Hand-for-hand: on, 0 deal(s) together so far")
-    assert lines[at:at + 5] == ["Hand-for-hand: on, 0 deal(s) together so far",
+    assert lines[at:at + 6] == ["Hand-for-hand: on, 0 deal(s) together so far",
                           "  still playing their hand: 2",
                           "  hand over, waiting: 1",
                           "  offline, left out: 3",
-                          "  table 2: level 6 from the next deal"], lines
+                          "  table 2: level 6 from the next deal",
+                          "  the clocks differ: level 5 at 1; level 6 at 2"], lines
     assert lines[3].startswith("T1       [#] #  #  .  .  .  .  .  .   6 open, hand over, ")
     assert "   6 open, playing its hand, level 6 from the next deal, " in lines[4]
 

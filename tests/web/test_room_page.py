@@ -161,6 +161,7 @@ def test_the_hand_for_hand_button_and_the_tables_still_playing(page_of):
     assert "Still playing their hand: Table 2" in panel
     assert "Offline, left out: Table 3" in panel
     assert "Table 2: level 6 from the next deal" in panel
+    assert "The clocks differ: level 5 at Table 1; level 6 at Table 2" in panel
     assert "Hand over: waiting" in page.locator('[data-table="1"]').inner_text()
     assert "Level 6 from the next deal" in page.locator('[data-table="2"]').inner_text()
     assert page_text.problems(page) == []

@@ -73,8 +73,9 @@ class HandForHand:
     def summary(self, tables: List[dict]) -> dict:
         """What the views show: the mode ("on", "off" or None), the tables still playing
         their hand, those whose hand is over, those that have not taken the mode yet, the
-        tournament tables offline, the levels that start at the next deal, the deals sent
-        to every table at once."""
+        tournament tables offline, the levels that start at the next deal, the levels the
+        tables' clocks would deal next when they differ, the deals sent to every table at
+        once."""
         playing = _taking_part(tables)
         mode = None if self.mode is None else ("on" if self.mode else "off")
         return {
@@ -88,8 +89,23 @@ class HandForHand:
                         if t["state"] and t["tournament"] and not t["online"]],
             "level_next": [{"table": t["name"], "level": t["level_next"]}
                            for t in playing if t.get("level_next")],
+            "levels_differ": _levels_differ(playing),
             "deals": self.deals,
         }
+
+
+def _levels_differ(tables: List[dict]) -> List[dict]:
+    """The level each clock would deal next, [{"level", "tables"}], when the tables' clocks
+    are not all on one level (none during a break); else []. Each table deals its own
+    clock's level: the floor brings the late clocks on (`clock next`)."""
+    levels: Dict[int, List[str]] = {}
+    for t in tables:
+        clock = t.get("clock")
+        if clock and not clock["break"] and isinstance(clock["level"], int):
+            levels.setdefault(clock["level"], []).append(t["name"])
+    if len(levels) < 2:
+        return []
+    return [{"level": level, "tables": levels[level]} for level in sorted(levels)]
 
 
 def _taking_part(tables: List[dict]) -> List[dict]:

@@ -115,6 +115,10 @@ def hand_for_hand_text(h4h: Optional[dict]) -> List[str]:
         lines.append("  offline, left out: %s" % " ".join(h4h["offline"]))
     for n in h4h["level_next"]:
         lines.append("  table %s: level %d from the next deal" % (n["table"], n["level"]))
+    if h4h["levels_differ"]:
+        lines.append("  the clocks differ: " + "; ".join(
+            "level %d at %s" % (n["level"], " ".join(n["tables"]))
+            for n in h4h["levels_differ"]))
     return lines
 
 

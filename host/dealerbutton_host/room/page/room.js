@@ -134,6 +134,10 @@ function handForHand(h) {
     s.appendChild(el("div", {class: "note"}, tableNames([n.table]) + ": level " + n.level +
                      " from the next deal"));
   }
+  if (h.levels_differ.length) {
+    s.appendChild(el("div", {class: "differ"}, "The clocks differ: " + h.levels_differ.map(
+      n => "level " + n.level + " at " + tableNames(n.tables)).join("; ")));
+  }
 }
 
 async function switchHandForHand() {
