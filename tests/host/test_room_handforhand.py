@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from dealerbutton_host.room import handforhand, view
+from dealerbutton_host.room import handforhand, server, view
 from dealerbutton_host.room.handforhand import Floor, HandForHand
 from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
@@ -176,7 +176,8 @@ def test_the_page_switches_it_with_a_json_post_from_itself(served):
     floor = Floor(m, lambda topic, line: sent.append(line))
     url = served(m, floor)
     with urllib.request.urlopen(url + "/room.json", timeout=5) as r:
-        assert json.loads(r.read())["handforhand"]["mode"] is None
+        h4h = json.loads(r.read())["handforhand"]
+    assert h4h["mode"] is None and h4h["button"] is True   # (a browser on this computer)
     assert post(url, b'{"on": true}', origin="http://evil.example") == (403, None)
     assert post(url, b'{"on": true}', kind="text/plain") == (415, None)
     assert post(url, b'{"on": "yes"}')[0] == 400
@@ -184,6 +185,12 @@ def test_the_page_switches_it_with_a_json_post_from_itself(served):
     status, h4h = post(url, b'{"on": true}', origin=url)
     assert status == 200 and h4h["mode"] == "on" and sent == ["handforhand on"]
     assert post(url, b'{"on": false}')[1]["mode"] == "off"
+
+
+def test_only_a_browser_on_the_rooms_own_computer_has_the_button():
+    assert server.from_this_computer("127.0.0.1") and server.from_this_computer("::1")
+    assert not server.from_this_computer("192.168.1.20")
+    assert not server.from_this_computer("10.0.0.7") and not server.from_this_computer("x")
 
 
 def test_without_a_floor_there_is_no_button(served):

@@ -46,7 +46,8 @@ def add_parsers(sub) -> None:
                        "for the wall or in the terminal",
                        description="Follow every table of a room on the broker: seats open, "
                        "away and waiting, hands per hour, tournament level and time, and in a "
-                       "tournament the moves that balance the tables.")
+                       "tournament the moves that balance the tables; play hand-for-hand "
+                       "when the floor says so.")
     _broker_options(r)
     r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
                    "instead of serving the web page")

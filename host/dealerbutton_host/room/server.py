@@ -1,9 +1,11 @@
 """The room's web pages: the wall page at /, the tournament clock for a TV at /clock, their
 static files from page/, the room as /room.json, and POST /handforhand, the page's button
-that switches hand-for-hand on or off ({"on": true} or {"on": false})."""
+that switches hand-for-hand on or off ({"on": true} or {"on": false}): only for a browser
+on the room's own computer, the only one whose page shows the button."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -38,6 +40,14 @@ def room_summary(model: RoomModel, floor: Optional[Floor]) -> dict:
     return summary
 
 
+def from_this_computer(address: str) -> bool:
+    """A client address of this computer's own (loopback)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> RoomServer:
     """The page's server on where, HOST:PORT (checked by options.host_port)."""
     host, _, port = where.rpartition(":")
@@ -47,6 +57,8 @@ def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> 
             path = self.path.split("?", 1)[0]
             if path == "/room.json":
                 summary = room_summary(model, server.floor)
+                if "handforhand" in summary:
+                    summary["handforhand"]["button"] = from_this_computer(self.client_address[0])
                 body = json.dumps(summary, separators=(",", ":")).encode()
                 kind = "application/json"
             elif path in FILES:
@@ -58,10 +70,14 @@ def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> 
             self.reply(200, kind, body)
 
         def do_POST(self):  # noqa: N802 - the http.server name
-            """The page's hand-for-hand button. Only a JSON request from the page itself: a
-            form on another site can send neither that type nor this origin."""
+            """The page's hand-for-hand button. Only from this computer, and only a JSON
+            request from the page itself: a form on another site can send neither that type
+            nor this origin."""
             if self.path != "/handforhand" or server.floor is None:
                 self.send_error(404)
+                return
+            if not from_this_computer(self.client_address[0]):
+                self.send_error(403, "only from the room's own computer")
                 return
             origin = self.headers.get("Origin")
             if origin is not None and origin != "http://" + self.headers.get("Host", ""):

@@ -110,7 +110,7 @@ function tableNames(names) {
 function handForHand(h) {
   const button = document.getElementById("h4h-button");
   const s = document.getElementById("handforhand");
-  button.hidden = !h;
+  button.hidden = !h || !h.button;   // (only on the room's own computer)
   const on = !!h && h.mode === "on";
   button.setAttribute("aria-pressed", String(on));
   button.textContent = on ? "Stop hand-for-hand" : "Start hand-for-hand";
