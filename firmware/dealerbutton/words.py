@@ -1,5 +1,6 @@
 """The table's words and limits, defined once: seat statuses, rule sets, ante kinds, ways of
-making up missed blinds, the missed-blind markers, and the largest table and stake.
+making up missed blinds, the missed-blind markers, the floor's seat marks, and the largest
+table and stake.
 
 The rules core, config.json's checks, the protocol and the host tools all import them from
 here."""
@@ -26,6 +27,14 @@ MAKEUPS = ("together", "one_per_hand")
 # The markers a player can hold for blinds he missed (M2, F1, F2), in the order they are
 # listed wherever they are shown.
 MARKERS = ("bb", "sb", "ante", "button_blind")
+
+# The floor's mark on a seat while it moves a player between tables (`reserve N`, `release
+# N`): its index in MARKS. The app keeps them, not the rules; MARKS[0] is the event of a
+# mark that goes (`* seat 4 released`).
+NO_MARK = const(0)
+RESERVED = const(1)   # an empty seat kept for a player moving in
+MOVING = const(2)     # a seated player about to move out
+MARKS = ("released", "reserved", "moving")
 
 MIN_SEATS = const(2)
 MAX_SEATS = const(12)
