@@ -16,7 +16,7 @@ from dealerbutton_host.room.model import RoomModel
 from dealerbutton_host.room.server import make_server
 from dealerbutton_host.sim.table import SimTable
 
-CLOCK = {"level": 1, "sb": 25, "bb": 50, "ante": 0, "ms_left": 600000, "running": True}
+CLOCK = {"level": 1, "sb": 10, "bb": 20, "ante": 0, "ms_left": 600000, "running": True}
 GLYPHS = {"active": "#", "away": "a", "waiting": "w", "empty": "."}
 
 
@@ -268,6 +268,27 @@ def test_the_player_leaving_on_his_own_leaves_nothing_to_do_at_his_old_table():
     room.press("3", 7)
     assert ("1", "leave 4") not in room.delivered
     assert room.model.moves.summary()[0]["state"] == "done"
+
+
+def test_another_room_view_sees_the_moves_under_way_by_their_marks():
+    """A view that did not start the move (a second page, `room --once`) counts it as made
+    from the marks the tables show, and draws the marked seats."""
+    room = Room(t1=9, t2=9, t3=6)
+    room.model.moves.start("1", 4, "3")
+    room.pump()
+    other = RoomModel("club")
+    for name in ("1", "2", "3"):
+        other.handle("dealerbutton/club/%s/state" % name,
+                     json.dumps(room.model.tables[name].state).encode())
+        other.handle("dealerbutton/club/%s/online" % name, b"1")
+    summary = other.summary()
+    assert summary["moves"] == []
+    assert [(m["from"], m["seat"], m["to"]) for m in summary["tournament"]["moves"]] == \
+        [("2", 4, "3")]
+    lines = view.render_text(summary, dict(GLYPHS, reserved="r", moving="m"))
+    assert lines[1].endswith("  r kept for a player moving in  m moving out")
+    assert lines[3].startswith("T1       [#] #  #  m  #  #  #  #  # ")
+    assert lines[5].startswith("T3       [#] #  #  #  #  #  r  .  . ")
 
 
 def test_the_terminal_numbers_the_moves_and_its_keys_start_and_cancel_them():

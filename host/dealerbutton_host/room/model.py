@@ -288,21 +288,30 @@ def balance(tables: List[dict], started: List[dict] = ()) -> dict:
     """Tournament table sizes and moves, by the usual practice: when the players fit at one
     table fewer, the shortest table breaks and its players go one by one to the shortest
     other tables; then, while the longest table has two or more players more than the
-    shortest, the longest gives one (the next big blind) to the shortest. The moves the
-    floor has `started` (moves.py's, in progress) count as made."""
+    shortest, the longest gives one (the next big blind) to the shortest. Moves under way
+    count as made: the seats the tables show marked (a player moving out, a seat kept for
+    one coming) and the moves the floor has `started` (moves.py's, in progress) whose marks
+    the tables do not show (yet, or again)."""
     size = {t["name"]: t["players"] for t in tables}
     capacity = {t["name"]: len(t["seats"]) for t in tables}
     order = [t["name"] for t in tables]
     bb_seats = {t["name"]: _seat_cycle(t) for t in tables}
     seats = {t["name"]: t["seats"] for t in tables}
+    going = {(n, s["seat"]) for n in order for s in seats[n]
+             if s.get("mark") == "moving" and s["status"] != "empty"}
+    coming = {(n, s["seat"]) for n in order for s in seats[n]
+              if s.get("mark") == "reserved" and s["status"] == "empty"}
     for m in started:
-        frm, to = m["from"], m["to"]
-        if frm in size and _taken(seats[frm], m["seat"]):
-            size[frm] -= 1   # he is still there, and goes
-            if m["seat"] in bb_seats[frm]:
-                bb_seats[frm].remove(m["seat"])
-        if to in size and not _taken(seats[to], m["target"]):
-            size[to] += 1    # he is not there yet, and comes
+        if m["from"] in size and _taken(seats[m["from"]], m["seat"]):
+            going.add((m["from"], m["seat"]))     # he is still there, and goes
+        if m["to"] in size and not _taken(seats[m["to"]], m["target"]):
+            coming.add((m["to"], m["target"]))    # he is not there yet, and comes
+    for name, seat in going:
+        size[name] -= 1
+        if seat in bb_seats[name]:
+            bb_seats[name].remove(seat)
+    for name, _ in coming:
+        size[name] += 1
     moves = []
     broken = None
     total = sum(size.values())

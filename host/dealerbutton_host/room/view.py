@@ -30,8 +30,10 @@ log = logging.getLogger("dealerbutton.room")
 # -- the terminal --------------------------------------------------------------------------
 def _glyphs():
     if "utf" in (sys.stdout.encoding or "").lower():
-        return {"active": "\u25cf", "away": "\u25cc", "waiting": "\u25d0", "empty": "\u00b7"}
-    return {"active": "#", "away": "a", "waiting": "w", "empty": "."}
+        return {"active": "\u25cf", "away": "\u25cc", "waiting": "\u25d0", "empty": "\u00b7",
+                "reserved": "\u25c7", "moving": "\u25c6"}
+    return {"active": "#", "away": "a", "waiting": "w", "empty": ".", "reserved": "r",
+            "moving": "m"}
 
 
 def fmt_ms(ms) -> str:
@@ -64,8 +66,11 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100,
     lines = ["Room %s: %d table(s), %d online, %d players, %d open seats"
              % (summary["room"], len(tables), summary["online"], summary["players"],
                 summary["open"]),
-             "seats: %s player  %s away  %s waiting  %s open  [ ] button"
-             % (g["active"], g["away"], g["waiting"], g["empty"]), ""]
+             "seats: %s player  %s away  %s waiting  %s open  [ ] button" % (
+                 g["active"], g["away"], g["waiting"], g["empty"])
+             + ("  %s kept for a player moving in  %s moving out" % (
+                 g.get("reserved", "r"), g.get("moving", "m")) if _marked(tables) else ""),
+             ""]
     for t in tables:
         head = "%-8s" % ("T" + t["name"] if t["name"][:1].isdigit() else t["name"])[:8]
         if not t["state"]:
@@ -74,7 +79,7 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100,
             continue
         ring = ""
         for s in t["seats"]:
-            mark = g[s["status"]]
+            mark = g.get(s.get("mark") or "", g[s["status"]])
             ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
         parts = ["%d open" % t["open"]]
         if t["away"]:
@@ -120,6 +125,11 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100,
     if keys:
         lines += ["", "keys: 1-9 start that move, a-z cancel that one, q quit"]
     return [line[:width] for line in lines]
+
+
+def _marked(tables: List[dict]) -> bool:
+    """Some seat of these tables holds a mark of a move under way."""
+    return any(s.get("mark") for t in tables for s in t["seats"])
 
 
 def press_key(model: RoomModel, summary: dict, key: str) -> str:
