@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from collections import deque
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from . import mqttconn
 from .moves import Moves
@@ -284,7 +284,7 @@ def next_big_blind(statuses: List[str], bb) -> Optional[int]:
     return None
 
 
-def balance(tables: List[dict], started: List[dict] = ()) -> dict:
+def balance(tables: List[dict], started: Sequence[dict] = ()) -> dict:
     """Tournament table sizes and moves, by the usual practice: when the players fit at one
     table fewer, the shortest table breaks and its players go one by one to the shortest
     other tables; then, while the longest table has two or more players more than the
