@@ -25,7 +25,18 @@ from dealerbutton.panel import Panel
 from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
-from dealerbutton.words import MARKS, MOVING, NO_MARK, RESERVED
+from dealerbutton.words import MARKS
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# The floor's marks on a seat, by their number in words.MARKS.
+_NO_MARK = const(0)
+_RESERVED = const(1)   # an empty seat kept for a player moving in
+_MOVING = const(2)     # a seated player about to move out
 
 # The table events, each a call on the Table with the event's seat and option.
 TABLE_EVENTS = {
@@ -177,18 +188,18 @@ class App:
     # ---- the floor's marks ---------------------------------------------------------------
 
     def mark(self, seat, reserve):
-        """`reserve N` (reserve: True) or `release N`: the seat's mark set (RESERVED on an
-        empty seat, MOVING on a player) or cleared, its event written; the reply."""
+        """`reserve N` (reserve: True) or `release N`: the seat's mark set (reserved on an
+        empty seat, moving on a player) or cleared, its event written; the reply."""
         self.finish_press()
         had = self.marks[seat]
         if not reserve:
-            if had == NO_MARK:
+            if had == _NO_MARK:
                 return "err rule seat %d has no mark: nothing to release" % seat
-            mark = NO_MARK
-        elif had != NO_MARK:
+            mark = _NO_MARK
+        elif had != _NO_MARK:
             return "err rule seat %d is %s already: release it first" % (seat, MARKS[had])
         else:
-            mark = RESERVED if self.table.status(seat) == "empty" else MOVING
+            mark = _RESERVED if self.table.status(seat) == "empty" else _MOVING
         self.marks[seat] = mark
         self.write("* seat %d %s" % (seat, MARKS[mark]))
         self.show_table()
@@ -284,9 +295,9 @@ class App:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
                 mark = self.marks[s]
-                if mark != NO_MARK and (mark == RESERVED) != (status == "empty"):
-                    self.marks[s] = NO_MARK
-                    self.write("* seat %d %s" % (s, MARKS[NO_MARK]))
+                if mark != _NO_MARK and (mark == _RESERVED) != (status == "empty"):
+                    self.marks[s] = _NO_MARK
+                    self.write("* seat %d %s" % (s, MARKS[_NO_MARK]))
         if t.kill_mark != self.kill_shown:
             self.kill_shown = t.kill_mark
             self.write("* kill %s" % _kill_text(t.kill_mark))
@@ -303,8 +314,8 @@ class App:
         marks = self.marks
         for s in range(1, t.seats + 1):
             st = t.status(s)
-            if marks[s] != NO_MARK and (marks[s] == RESERVED) == (st == "empty"):
-                status[s] = ringmod.RESERVED if marks[s] == RESERVED else ringmod.MOVING
+            if marks[s] != _NO_MARK and (marks[s] == _RESERVED) == (st == "empty"):
+                status[s] = ringmod.RESERVED if marks[s] == _RESERVED else ringmod.MOVING
             elif st == "waiting":
                 choice = t.choice(s)
                 if choice is None:

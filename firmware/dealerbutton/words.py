@@ -28,12 +28,10 @@ MAKEUPS = ("together", "one_per_hand")
 # listed wherever they are shown.
 MARKERS = ("bb", "sb", "ante", "button_blind")
 
-# The floor's mark on a seat while it moves a player between tables (`reserve N`, `release
-# N`): its index in MARKS. The app keeps them, not the rules; MARKS[0] is the event of a
-# mark that goes (`* seat 4 released`).
-NO_MARK = const(0)
-RESERVED = const(1)   # an empty seat kept for a player moving in
-MOVING = const(2)     # a seated player about to move out
+# The floor's marks on a seat while it moves a player between tables (`reserve N`, `release
+# N`), by their number: 1 an empty seat kept for a player moving in, 2 a seated player about
+# to move out; 0 is none, and its word the event of a mark that goes (`* seat 4 released`).
+# The app keeps them, not the rules.
 MARKS = ("released", "reserved", "moving")
 
 MIN_SEATS = const(2)

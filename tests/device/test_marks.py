@@ -53,8 +53,7 @@ def test_refusals_name_the_seat_and_change_nothing():
     assert rig.send("release 4") == ["err rule seat 4 has no mark: nothing to release"]
     assert rig.send("reserve 7") == ["err seat seat 7 is not on this table (1..6)"]
     assert rig.send("release x") == ["err usage seat must be 1..6, not x"]
-    assert rig.send("reserve") == ["err usage reserve N (empty: kept for a player coming in; "
-                                   "taken: its player moves out)"]
+    assert rig.send("reserve") == ["err usage reserve N (an empty seat: kept; a player: moving)"]
     assert rig.send("release 1 2") == ["err usage release N"]
     assert marks_of(rig) == [None, "moving", None, None, "reserved", None]
 

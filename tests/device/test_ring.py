@@ -3,6 +3,7 @@ brightness, the current limit and no allocation per frame (CPython and MicroPyth
 import sys
 
 import two_runtimes
+from dealerbutton import palette as P
 from dealerbutton import ring as R
 from dealerbutton.ring import (
     ACTIVE,
@@ -682,7 +683,7 @@ def test_palette_roles_by_name_match_palette_roles():
              "refused", "draw", "error", "kill", "reserved", "moving")
     values = (R.ROLE_BUTTON, R.ROLE_SB, R.ROLE_BB, R.ROLE_FIRST, R.ROLE_ACTIVE, R.ROLE_AWAY,
               R.ROLE_WAIT_BB, R.ROLE_WAIT_POST, R.ROLE_OK, R.ROLE_REFUSED, R.ROLE_DRAW,
-              R.ROLE_ERROR, R.ROLE_KILL, R.ROLE_RESERVED, R.ROLE_MOVING)
+              R.ROLE_ERROR, R.ROLE_KILL, P.ROLE_RESERVED, P.ROLE_MOVING)
     for i in range(len(names)):
         assert R.ROLES[values[i]] == names[i], (names[i], values[i])
     assert len(R.ROLES) == len(names)
