@@ -46,6 +46,7 @@ SLOW_MODULES = {
     "test_bridge_broker": "starts Mosquitto",
     "test_room": "starts Mosquitto",
     "test_room_bench": "starts Mosquitto",
+    "test_room_moves_broker": "starts Mosquitto",
 }
 
 
