@@ -47,6 +47,7 @@ SLOW_MODULES = {
     "test_room": "starts Mosquitto",
     "test_room_bench": "starts Mosquitto",
     "test_room_handforhand_broker": "starts Mosquitto",
+    "test_room_moves_broker": "starts Mosquitto",
 }
 
 

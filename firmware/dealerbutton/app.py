@@ -11,6 +11,11 @@ before its reply (AT_ONCE). A press (AFTER_FLASH) is answered by its flash first
 with the flash goes out, then what the flash covers changes under it, the events are
 written and the table is saved, between frames (AfterFlash). A deal waits for that frame
 too, once it is known to be allowed.
+
+The floor's marks during a move between tables (`reserve N`, `release N`: a seat kept for
+a player coming, a player about to go) are the app's, not the table's: shown and reported,
+never saved, never undone, each one gone as soon as the table makes it moot (the kept seat
+taken, the player gone).
 """
 
 from dealerbutton import VERSION, protocol
@@ -20,6 +25,18 @@ from dealerbutton.panel import Panel
 from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
+from dealerbutton.words import MARKS
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# The floor's marks on a seat, by their number in words.MARKS.
+_NO_MARK = const(0)
+_RESERVED = const(1)   # an empty seat kept for a player moving in
+_MOVING = const(2)     # a seated player about to move out
 
 # The table events, each a call on the Table with the event's seat and option.
 TABLE_EVENTS = {
@@ -102,6 +119,7 @@ class App:
         self.table_clock = None
         self.hand_for_hand = None   # a handforhand.HandForHand, from the first `handforhand`
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
+        self.marks = bytearray(seats + 1)   # each seat's mark (words.MARKS), in RAM only
         self.kill_shown = self.table.kill_mark   # the kill mark the events have told
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
@@ -174,6 +192,27 @@ class App:
             from dealerbutton.handforhand import HandForHand
             self.hand_for_hand = HandForHand(self)
         return self.hand_for_hand.switch(on)
+
+    # ---- the floor's marks ---------------------------------------------------------------
+
+    def mark(self, seat, reserve):
+        """`reserve N` (reserve: True) or `release N`: the seat's mark set (reserved on an
+        empty seat, moving on a player) or cleared, its event written; the reply."""
+        self.finish_press()
+        had = self.marks[seat]
+        if not reserve:
+            if had == _NO_MARK:
+                return "err rule seat %d has no mark: nothing to release" % seat
+            mark = _NO_MARK
+        elif had != _NO_MARK:
+            return "err rule seat %d is %s already: release it first" % (seat, MARKS[had])
+        else:
+            mark = _RESERVED if self.table.status(seat) == "empty" else _MOVING
+        self.marks[seat] = mark
+        self.write("* seat %d %s" % (seat, MARKS[mark]))
+        self.show_table()
+        self.render_due = True
+        return "ok"
 
     # ---- table events ------------------------------------------------------------------
 
@@ -252,7 +291,8 @@ class App:
 
     def report(self):
         """The events of what changed: `* undo ...` after an undo, `* seat N status` for
-        each seat that changed, then `* hand` after a deal."""
+        each seat that changed (and `* seat N released` for a mark it made moot), then
+        `* hand` after a deal."""
         t = self.table
         later = self.after_flash
         later.report = False
@@ -264,6 +304,10 @@ class App:
             if status != self.statuses[s]:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
+                mark = self.marks[s]
+                if mark != _NO_MARK and (mark == _RESERVED) != (status == "empty"):
+                    self.marks[s] = _NO_MARK
+                    self.write("* seat %d %s" % (s, MARKS[_NO_MARK]))
         if t.kill_mark != self.kill_shown:
             self.kill_shown = t.kill_mark
             self.write("* kill %s" % _kill_text(t.kill_mark))
@@ -272,13 +316,17 @@ class App:
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def show_table(self):
-        """The ring shows the table: each seat's status, the seat of each role."""
+        """The ring shows the table: each seat's status (or its mark, while it holds), the
+        seat of each role."""
         t = self.table
         ring = self.ring
         status = ring.status
+        marks = self.marks
         for s in range(1, t.seats + 1):
             st = t.status(s)
-            if st == "waiting":
+            if marks[s] != _NO_MARK and (marks[s] == _RESERVED) == (st == "empty"):
+                status[s] = ringmod.RESERVED if marks[s] == _RESERVED else ringmod.MOVING
+            elif st == "waiting":
                 choice = t.choice(s)
                 if choice is None:
                     choice = "wait" if t.owes(s) == (0, 0) else "post"

@@ -49,9 +49,10 @@ INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring ne
 # 20 times a second here, not 40 (app.App.frame_ms): a frame takes about 1.3 ms of
 # CircuitPython's bytecode on the Pico, ring and strip. A press still shows at once.
 FRAME_MS = 50
-# Between frames the buttons at rest are read this often (panel.Panel.doze): a press lights
-# its seat within this, plus a loop turn and a frame.
-REST_MS = 5
+# Between frames the buttons at rest are read this often (panel.Panel.doze): here each read
+# takes every pin in turn through digitalio, so less often than on MicroPython, where one
+# register holds them all.
+REST_MS = 10
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 app = None             # the running App (or Rejected), for tests
 

@@ -27,7 +27,8 @@ from dealerbutton.ticks import ticks_add, ticks_diff
 
 UMQTT = "umqtt.simple@1.6.0"  # what deploy installs with mip
 TABLE_COMMANDS = ("sit", "away", "back", "choose", "leave", "move", "take", "kill", "deal",
-                  "undo", "press", "hold", "state", "hand", "ping", "clock", "handforhand")
+                  "undo", "press", "hold", "state", "hand", "ping", "clock", "reserve",
+                  "release", "handforhand")
 # The words a table command may take besides seat numbers (and a clock's M:SS).
 COMMAND_WORDS = ("post", "wait", "half", "pause", "resume", "next", "prev", "set", "on",
                  "off")
@@ -224,9 +225,9 @@ class Net:
         t = app.table
         hand = "null" if t.hand is None else protocol.hand_json(t.hand)
         ph = self.per_hour()
+        state = protocol.state_json(t, app.marks, app.hand_for_hand)
         return "%s%s,\"hand\":%s,\"per_hour\":%s,\"missed\":%d}" % (
-            self.head, protocol.state_json(t, app.hand_for_hand)[1:-1], hand,
-            "null" if ph is None else ph, self.missed)
+            self.head, state[1:-1], hand, "null" if ph is None else ph, self.missed)
 
     def publish_state(self):
         c = self.client

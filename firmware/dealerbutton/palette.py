@@ -10,9 +10,10 @@ except ImportError:
 # Okabe-Ito hues (safe for the common colour-blindnesses) plus white; no meaning rests on
 # hue alone: brightness and animation differ too (see the README).
 ROLES = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post",
-         "ok", "refused", "draw", "error", "kill")
+         "ok", "refused", "draw", "error", "kill", "reserved", "moving")
 DEFAULT_PALETTE = ("FFFFFF", "56B4E9", "E69F00", "009E73", "FFFFFF", "0072B2", "CC79A7",
-                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00", "D55E00")
+                   "F0E442", "FFFFFF", "D55E00", "009E73", "D55E00", "D55E00", "009E73",
+                   "E69F00")
 # Each role by name: where its R, G, B sit in the palette bytes, in the order of ROLES (a
 # test checks the two agree).
 ROLE_BUTTON = const(0)
@@ -28,6 +29,11 @@ ROLE_REFUSED = const(9)  # a refused press
 ROLE_DRAW = const(10)  # the chase of the draw for the button
 ROLE_ERROR = const(11)  # the pattern of a refused configuration
 ROLE_KILL = const(12)  # the seat of a kill (blinks: the steady vermilion is the clock's)
+# The floor's marks during a move between tables: each swaps places with white every half
+# second, a look no other role has (bluish green: the seat kept for a player coming; orange:
+# the player about to go).
+ROLE_RESERVED = const(13)
+ROLE_MOVING = const(14)
 
 
 def palette_bytes(palette=None, order="RGB"):

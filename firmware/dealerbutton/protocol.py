@@ -7,6 +7,8 @@ JSON payloads keep their keys in a fixed order (MicroPython's dicts have none)."
 
 import json
 
+from dealerbutton.words import MARKS
+
 try:
     from micropython import const
 except ImportError:
@@ -98,10 +100,11 @@ def hand_json(h):
     return json_object(pairs)
 
 
-def seat_json(t, s):
+def seat_json(t, s, marks=None):
     """One seat of the `state` payload: its status and what its player owes; then, where
     they apply, a waiting player's choice (post, or wait for the big blind), the deals left
-    in a mover's wait, the missed-blind markers he holds, a kill marked on him."""
+    in a mover's wait, the missed-blind markers he holds, a kill marked on him, the floor's
+    mark (marks: the app's, a words.MARKS index per seat)."""
     pairs = [("seat", dumps(s)), ("status", dumps(t.status(s))), ("owes", dumps(list(t.owes(s))))]
     choice = t.choice(s)
     if choice:
@@ -113,14 +116,17 @@ def seat_json(t, s):
     kill = t.kill_mark
     if kill is not None and kill[0] == s:
         pairs.append(("kill", dumps("half" if kill[1] else "full")))
+    if marks and marks[s]:
+        pairs.append(("mark", dumps(MARKS[marks[s]])))
     return json_object(pairs)
 
 
-def state_json(t, hand_for_hand=None):
-    """The `state` payload: the table's rules, stakes, hands dealt and every seat; then,
-    while the table plays hand-for-hand (a handforhand.HandForHand that is on),
-    "handforhand": "playing", or "waiting" once its hand is over."""
-    seats = "[%s]" % ",".join([seat_json(t, s) for s in range(1, t.seats + 1)])
+def state_json(t, marks=None, hand_for_hand=None):
+    """The `state` payload: the table's rules, stakes, hands dealt and every seat (with the
+    floor's marks, when given); then, while the table plays hand-for-hand (a
+    handforhand.HandForHand that is on), "handforhand": "playing", or "waiting" once its
+    hand is over."""
+    seats = "[%s]" % ",".join([seat_json(t, s, marks) for s in range(1, t.seats + 1)])
     pairs = [("rules", dumps(t.rules)), ("stakes", dumps(list(t.stakes))),
              ("hands", dumps(t.hands)), ("seats", seats)]
     if hand_for_hand is not None and hand_for_hand.on:
@@ -198,6 +204,16 @@ def _press(long):
     return run
 
 
+def _mark(reserve):
+    """`reserve N` (reserve: True) or `release N`: the floor's mark on a seat."""
+    def run(app, args):
+        if len(args) != 1:
+            return None
+        seat, err = _seat(app, args[0])
+        return err or app.mark(seat, reserve)
+    return run
+
+
 def _deal(app, args):
     if len(args) > 1:
         return None
@@ -265,8 +281,8 @@ def _clock(app, args):
 COMMANDS = {
     "ping": (_no_args(lambda app: "ok pong"), "ping"),
     "version": (_no_args(lambda app: "ok " + app.version), "version"),
-    "state": (_no_args(lambda app: "ok " + state_json(app.table, app.hand_for_hand)),
-              "state"),
+    "state": (_no_args(lambda app: "ok " + state_json(app.table, app.marks,
+                                                      app.hand_for_hand)), "state"),
     "hand": (_no_args(_hand), "hand"),
     "sit": (_seat_event("sit", ("post", "wait")), "sit N [post|wait]"),
     "away": (_seat_event("away", ()), "away N"),
@@ -276,6 +292,8 @@ COMMANDS = {
     "move": (_move, "move A B (the player in seat A to the empty seat B)"),
     "take": (_seat_event("take", ()), "take N (a new player takes over from the one who left)"),
     "kill": (_kill, "kill N [half]"),
+    "reserve": (_mark(True), "reserve N (an empty seat: kept; a player: moving)"),
+    "release": (_mark(False), "release N"),
     "level": (_level, "level [SB/BB [ante A [each|bb|button]]]"),
     "deal": (_deal, "deal [N]"),
     "undo": (_no_args(lambda app: app.command_event("undo", 0, None)), "undo"),

@@ -2,10 +2,11 @@
 or the strip's own colour order; brightness and current limit applied).
 
 After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
-ACTIVE, AWAY, WAIT_BB, WAIT_POST) and the seat of each role into ``ring.button``,
-``ring.sb``, ``ring.bb``, ``ring.kill`` and ``ring.first_to_act`` (0: nobody), the mode
-into ``ring.mode`` (WAITING: hand-for-hand's wait for the room's deal); at a tournament
-table ``ring.clock`` and ``ring.clock_parts`` every loop turn. Presses come as ``ring.flash()`` and ``ring.hold()``. The board calls
+ACTIVE, AWAY, WAIT_BB, WAIT_POST; RESERVED and MOVING for the floor's marks) and the seat
+of each role into ``ring.button``, ``ring.sb``, ``ring.bb``, ``ring.kill`` and
+``ring.first_to_act`` (0: nobody), the mode into ``ring.mode`` (WAITING: hand-for-hand's
+wait for the room's deal); at a tournament table ``ring.clock`` and ``ring.clock_parts``
+every loop turn. Presses come as ``ring.flash()`` and ``ring.hold()``. The board calls
 ``ring.render(now_ms)`` every frame and sends ``ring.buf`` to the strip. render() only
 writes into buffers made in __init__, so it never allocates.
 
@@ -54,6 +55,8 @@ from dealerbutton.seatlook import (  # noqa: F401
     ACTIVE,
     AWAY,
     EMPTY,
+    MOVING,
+    RESERVED,
     WAIT_BB,
     WAIT_POST,
     draw_seat,

@@ -1,10 +1,11 @@
 """The ring's steady picture: every seat's colours while its status and roles stay the same,
 brightness applied, drawn again only where they change; each frame starts as a copy of it.
 
-It is drawn twice, once for each half of the blink of the seats that owe a post and of the
-kill (bases[0]: the on half, bases[1]: the off half), with the sum of each one's bytes for
-the current limit. The seat that acts first is left dark: it breathes, so it is drawn on
-every frame. With the seats it finds the LEDs no seat lights, where the clock shows.
+It is drawn twice, once for each half of the blink of the seats that owe a post, of the
+kill and of the floor's marks (bases[0]: the on half, bases[1]: the off half), with the sum
+of each one's bytes for the current limit. The seat that acts first is left dark: it
+breathes, so it is drawn on every frame. With the seats it finds the LEDs no seat lights,
+where the clock shows.
 """
 
 try:
@@ -19,9 +20,11 @@ from dealerbutton.palette import ROLE_ERROR
 from dealerbutton.ringcanvas import BLACK, paint_run
 from dealerbutton.seatlook import (
     EMPTY,
+    MOVING,
     POST_BLINK_MS,
     POST_OFF_MS,
     POST_ON_MS,
+    RESERVED,
     WAIT_POST,
     draw_seat,
 )
@@ -164,8 +167,9 @@ class SteadyPicture:
         self._drawn_kill = ring.kill
 
     def _seats_changed(self, ring, level):
-        """After the on half changed: the off half (the same, but the seats that owe a post
-        and the kill drawn in their blink's off half) and the LEDs left free."""
+        """After the on half changed: the off half (the same, but the seats that owe a post,
+        the kill and the marked seats drawn in their blink's off half) and the LEDs left
+        free."""
         on, off = self.bases
         off[:] = on
         total = self.sums[0]
@@ -174,7 +178,8 @@ class SteadyPicture:
         phys = canvas.phys
         start = canvas.start
         for seat in range(1, self._seats + 1):
-            if ((status[seat] == WAIT_POST or seat == ring.kill)
+            look = status[seat]
+            if ((look == WAIT_POST or look == RESERVED or look == MOVING or seat == ring.kill)
                     and seat != ring.first_to_act):
                 total += paint_run(off, phys, start[seat - 1], start[seat], BLACK)
                 total += draw_seat(ring, canvas, seat, POST_OFF_MS, level, off)

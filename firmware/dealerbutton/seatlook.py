@@ -8,7 +8,10 @@ win, one LED each):
     2. the big blind (orange)       3. the small blind (sky blue)
     4. a kill (blinking vermilion: the kill marked for the next hand, or posted this hand)
     5. first to act (bluish green)  6. the seat's status, when it is not just "active"
-       (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow)
+       (away: blue; waiting for the BB: reddish purple; owes a post: blinking yellow),
+       or the floor's mark during a move between tables (RESERVED: an empty seat kept for
+       a player coming, bluish green; MOVING: a player about to go, orange), which shares
+       its LEDs with white, the two swapping places every half second
 
 An active seat without a role glows faint white; an empty seat is dark.  The whole arc of
 the seat that acts first breathes (a slow pulse), so "first to act" survives even on a
@@ -28,6 +31,8 @@ from dealerbutton.palette import (
     ROLE_BUTTON,
     ROLE_FIRST,
     ROLE_KILL,
+    ROLE_MOVING,
+    ROLE_RESERVED,
     ROLE_SB,
     ROLE_WAIT_BB,
     ROLE_WAIT_POST,
@@ -40,6 +45,8 @@ ACTIVE = const(1)
 AWAY = const(2)
 WAIT_BB = const(3)  # waiting for the big blind
 WAIT_POST = const(4)  # waiting, will post / owes a post
+RESERVED = const(5)  # empty, kept for a player the floor is moving in
+MOVING = const(6)  # its player is about to move to another table
 
 # The blink of a seat that owes a post and of a kill: one a second, on for its first half.
 POST_BLINK_MS = const(1000)
@@ -57,9 +64,9 @@ _LEVEL_POST_OFF = const(40)
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
 
-# What the seat being drawn shows, up to six things: each one's palette role and level.
-_thing_role = bytearray(6)
-_thing_level = bytearray(6)
+# What the seat being drawn shows, up to seven things: each one's palette role and level.
+_thing_role = bytearray(7)
+_thing_level = bytearray(7)
 
 
 def draw_seat(ring, canvas, seat, now_ms, brightness, out):
@@ -78,11 +85,13 @@ def _things(ring, seat, now_ms):
     status = ring.status[seat]
     role = _thing_role
     level = _thing_level
-    blink = _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF
+    on = now_ms % POST_BLINK_MS < POST_OFF_MS
+    blink = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
     n = 0
     if seat == ring.button:
         role[n] = ROLE_BUTTON
-        level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+        level[n] = (_LEVEL_DEAD if status == EMPTY or status == AWAY or status == RESERVED
+                    else _LEVEL_ROLE)
         n += 1
     if seat == ring.bb:
         role[n] = ROLE_BB
@@ -116,6 +125,13 @@ def _things(ring, seat, now_ms):
         role[n] = ROLE_ACTIVE
         level[n] = _LEVEL_ACTIVE
         n += 1
+    elif status == RESERVED or status == MOVING:
+        # The mark and white, in one order in the first half second, the other in the next.
+        mark = ROLE_RESERVED if status == RESERVED else ROLE_MOVING
+        role[n] = mark if on else ROLE_ACTIVE
+        role[n + 1] = ROLE_ACTIVE if on else mark
+        level[n] = level[n + 1] = _LEVEL_ROLE
+        n += 2
     return n
 
 

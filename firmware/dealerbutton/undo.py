@@ -35,9 +35,10 @@ class UndoHistory:
 
     def compact(self):
         """The state before the newest kept as its differences from the newest."""
-        if self.previous is None:
+        previous, newest = self.previous, self.newest
+        if previous is None or newest is None:   # (previous is only kept beside a newest)
             return
-        self.older.append((_changes(self.previous[0], self.newest[0]), self.previous[1]))
+        self.older.append((_changes(previous[0], newest[0]), previous[1]))
         self.previous = None
 
     def can_undo(self):

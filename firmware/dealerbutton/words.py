@@ -1,5 +1,6 @@
 """The table's words and limits, defined once: seat statuses, rule sets, ante kinds, ways of
-making up missed blinds, the missed-blind markers, and the largest table and stake.
+making up missed blinds, the missed-blind markers, the floor's seat marks, and the largest
+table and stake.
 
 The rules core, config.json's checks, the protocol and the host tools all import them from
 here."""
@@ -26,6 +27,12 @@ MAKEUPS = ("together", "one_per_hand")
 # The markers a player can hold for blinds he missed (M2, F1, F2), in the order they are
 # listed wherever they are shown.
 MARKERS = ("bb", "sb", "ante", "button_blind")
+
+# The floor's marks on a seat while it moves a player between tables (`reserve N`, `release
+# N`), by their number: 1 an empty seat kept for a player moving in, 2 a seated player about
+# to move out; 0 is none, and its word the event of a mark that goes (`* seat 4 released`).
+# The app keeps them, not the rules.
+MARKS = ("released", "reserved", "moving")
 
 MIN_SEATS = const(2)
 MAX_SEATS = const(12)

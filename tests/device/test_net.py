@@ -135,6 +135,21 @@ def test_commands_from_the_floor_with_their_replies():
     assert n.refused == 3
 
 
+def test_the_floor_s_marks_from_the_cmd_topic_reach_the_state():
+    rig, n, b = rig_net()
+    step(rig, n)
+    b.inbox += [b"sit 1", b"reserve 1", b"reserve 5", b"release 6"]
+    step(rig, n, 200)
+    step(rig, n)   # (the events go out at the next tick)
+    assert b.of("reply")[1:] == [
+        '{"cmd":"reserve 1","reply":"ok"}', '{"cmd":"reserve 5","reply":"ok"}',
+        '{"cmd":"release 6","reply":"err rule seat 6 has no mark: nothing to release"}']
+    assert b.of("event")[-2:] == ["* seat 1 moving", "* seat 5 reserved"]
+    state = b.of("state")[-1]
+    assert '{"seat":1,"status":"active","owes":[0,0],"mark":"moving"}' in state
+    assert '{"seat":5,"status":"empty","owes":[0,0],"mark":"reserved"}' in state
+
+
 def test_commands_are_rate_limited():
     rig, n, b = rig_net()
     step(rig, n)

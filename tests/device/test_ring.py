@@ -3,11 +3,14 @@ brightness, the current limit and no allocation per frame (CPython and MicroPyth
 import sys
 
 import two_runtimes
+from dealerbutton import palette as P
 from dealerbutton import ring as R
 from dealerbutton.ring import (
     ACTIVE,
     AWAY,
     EMPTY,
+    MOVING,
+    RESERVED,
     WAIT_BB,
     WAIT_POST,
     Ring,
@@ -45,11 +48,11 @@ def _hex(b, i):
     return "%02X%02X%02X" % (b[3 * i], b[3 * i + 1], b[3 * i + 2])
 
 
-STATUSES = (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST)
+STATUSES = (EMPTY, ACTIVE, AWAY, WAIT_BB, WAIT_POST, RESERVED, MOVING)
 ROLES = ("button", "sb", "bb", "first_to_act", "kill")
 # The 32 sets of roles one seat can hold, each as the roles' names.
 ROLE_SETS = [" ".join([ROLES[i] for i in range(5) if bits >> i & 1]) for bits in range(32)]
-# The 160 things a seat can show: a status and a set of roles.
+# The 224 things a seat can show: a status (or a mark) and a set of roles.
 EVERY_LOOK = [(status, roles) for status in STATUSES for roles in ROLE_SETS]
 
 
@@ -119,6 +122,58 @@ def test_waiting_for_bb_and_owing_a_post_are_distinct_in_colour_and_animation():
         frames[leds(r2)[0]] = 1
     assert sorted(frames) == [POST_LOW, YELLOW], sorted(frames)
     assert WAIT_BB_C not in frames
+
+
+def test_a_reserved_seat_and_a_moving_player_swap_their_colour_with_white():
+    """The floor's marks: an empty seat kept for a player coming in (bluish green) and a
+    player about to move out (orange) share their arc with white, the two swapping places
+    every half second."""
+    status = dict(NINE)
+    status[8] = RESERVED
+    status[9] = MOVING
+    r = open_ring(24, 9, status, NINE_ROLES)
+    r.render(0)
+    first = leds(r)
+    r.render(500)
+    second = leds(r)
+    # Seats 8 and 9: LEDs 18-20 and 21-23 (the first thing gets the odd LED).
+    assert first[18:24] == [GREEN, GREEN, WHITE, ORANGE, ORANGE, WHITE], first[18:24]
+    assert second[18:24] == [WHITE, WHITE, GREEN, WHITE, WHITE, ORANGE], second[18:24]
+    r.render(2000)   # (first to act breathes every 2 s)
+    assert leds(r) == first
+    # One LED a seat: the colour, then white.
+    one = open_ring(12, 12, {5: RESERVED, 6: MOVING})
+    one.render(0)
+    assert leds(one)[4:6] == [GREEN, ORANGE]
+    one.render(500)
+    assert leds(one)[4:6] == [WHITE, WHITE]
+
+
+def test_the_marks_look_like_nothing_else():
+    """Over two seconds, on one LED a seat and on three, a reserved seat and a moving player
+    give sequences of colours no other status or role gives, nor each other."""
+    for leds_, seats in ((12, 12), (36, 12)):
+        seen = {}
+        for status, roles in EVERY_LOOK:
+            r = open_ring(leds_, seats)
+            put_roles_apart(r, 1, roles)
+            r.status[1] = status
+            frames = []
+            for t in range(0, 2000, 100):
+                r.render(t)
+                frames.append(" ".join([leds(r)[k] for k in r.arc(1)]))
+            key = ",".join(frames)
+            seen.setdefault(key, []).append((status, roles))
+        for mark in (RESERVED, MOVING):
+            for key in seen:
+                if (mark, "") in seen[key]:
+                    assert seen[key] == [(mark, "")], (leds_, mark, seen[key])
+
+
+def test_a_dead_button_on_a_reserved_seat_is_dim():
+    r = open_ring(12, 12, {3: RESERVED}, {"button": 3})
+    r.render(0)
+    assert leds(r)[2] == DEAD_C
 
 
 def test_heads_up_on_12_seats_12_leds_priority_button_first():
@@ -349,7 +404,7 @@ def test_error_mode_alternates_and_ignores_the_seats():
 
 
 def test_unknown_statuses_are_dark():
-    r = open_ring(24, 3, {1: 5, 2: 6, 3: 7})
+    r = open_ring(24, 3, {1: 7, 2: 8, 3: 9})
     r.render(0)
     assert leds(r) == [OFF] * 24
 
@@ -652,10 +707,10 @@ def test_a_kill_blinks_vermilion_on_its_seat_beside_the_blinds():
 
 def test_palette_roles_by_name_match_palette_roles():
     names = ("button", "sb", "bb", "first", "active", "away", "wait_bb", "wait_post", "ok",
-             "refused", "draw", "error", "kill")
+             "refused", "draw", "error", "kill", "reserved", "moving")
     values = (R.ROLE_BUTTON, R.ROLE_SB, R.ROLE_BB, R.ROLE_FIRST, R.ROLE_ACTIVE, R.ROLE_AWAY,
               R.ROLE_WAIT_BB, R.ROLE_WAIT_POST, R.ROLE_OK, R.ROLE_REFUSED, R.ROLE_DRAW,
-              R.ROLE_ERROR, R.ROLE_KILL)
+              R.ROLE_ERROR, R.ROLE_KILL, P.ROLE_RESERVED, P.ROLE_MOVING)
     for i in range(len(names)):
         assert R.ROLES[values[i]] == names[i], (names[i], values[i])
     assert len(R.ROLES) == len(names)
@@ -748,7 +803,7 @@ def test_frames_are_byte_identical_to_drawing_everything_every_frame():
 
 
 def test_every_status_and_role_on_every_seat_matches_drawing_everything():
-    """Each seat in turn shows each of the 160 things it can (a status, a set of roles; the
+    """Each seat in turn shows each of the 224 things it can (a status, a set of roles; the
     other roles on the next seat), the other seats in statuses that vary."""
     import ring_reference
 

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from dealerbutton_host.room import handforhand, server, view
+from dealerbutton_host.room import handforhand, view
 from dealerbutton_host.room.handforhand import Floor, HandForHand
 from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
@@ -132,22 +132,22 @@ def test_clocks_on_different_levels_are_shown():
                                                      {"level": 6, "tables": ["2"]}]
 
 
-def test_the_floor_publishes_on_the_tables_cmd_topics():
+def test_the_floor_publishes_the_tables_commands():
     m, _ = room(("1", "waiting", True), ("2", "waiting", True))
     sent = []
-    floor = Floor(m, lambda topic, line: sent.append((topic, line)), now=lambda: 0.0)
+    floor = Floor(m, lambda table, line: sent.append((table, line)), now=lambda: 0.0)
     floor.step()
     assert sent == []
     floor.switch(True)
-    assert sent == [("dealerbutton/club/1/cmd", "deal"), ("dealerbutton/club/2/cmd", "deal")]
+    assert sent == [("1", "deal"), ("2", "deal")]
 
 
 @pytest.fixture
 def served():
     servers = []
 
-    def serve(model, floor):
-        server = make_server(model, "127.0.0.1:0", floor)
+    def serve(model, floor, control=True):
+        server = make_server(model, "127.0.0.1:0", control=control, floor=floor)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return "http://127.0.0.1:%d" % server.server_address[1]
@@ -167,36 +167,38 @@ def post(url, body, kind="application/json", origin=None):
         with urllib.request.urlopen(req, timeout=5) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
-        return e.code, None
+        return e.code, e.read()
 
 
 def test_the_page_switches_it_with_a_json_post_from_itself(served):
     m, _ = room(("1", None, True))
     sent = []
-    floor = Floor(m, lambda topic, line: sent.append(line))
+    floor = Floor(m, lambda table, line: sent.append(line))
     url = served(m, floor)
     with urllib.request.urlopen(url + "/room.json", timeout=5) as r:
-        h4h = json.loads(r.read())["handforhand"]
-    assert h4h["mode"] is None and h4h["button"] is True   # (a browser on this computer)
-    assert post(url, b'{"on": true}', origin="http://evil.example") == (403, None)
-    assert post(url, b'{"on": true}', kind="text/plain") == (415, None)
+        summary = json.loads(r.read())
+    assert summary["handforhand"]["mode"] is None and summary["control"] is True
+    assert post(url, b'{"on": true}', origin="http://evil.example")[0] == 403
+    assert post(url, b'{"on": true}', kind="text/plain")[0] == 415
     assert post(url, b'{"on": "yes"}')[0] == 400
     assert sent == []
-    status, h4h = post(url, b'{"on": true}', origin=url)
-    assert status == 200 and h4h["mode"] == "on" and sent == ["handforhand on"]
-    assert post(url, b'{"on": false}')[1]["mode"] == "off"
+    status, answer = post(url, b'{"on": true}', origin=url)
+    assert status == 200 and answer["handforhand"]["mode"] == "on"
+    assert sent == ["handforhand on"]
+    assert post(url, b'{"on": false}')[1]["handforhand"]["mode"] == "off"
 
 
-def test_only_a_browser_on_the_rooms_own_computer_has_the_button():
-    assert server.from_this_computer("127.0.0.1") and server.from_this_computer("::1")
-    assert not server.from_this_computer("192.168.1.20")
-    assert not server.from_this_computer("10.0.0.7") and not server.from_this_computer("x")
+def test_a_read_only_room_switches_nothing(served):
+    m, _ = room(("1", None, True))
+    sent = []
+    url = served(m, Floor(m, lambda table, line: sent.append(line)), control=False)
+    assert post(url, b'{"on": true}')[0] == 403 and sent == []
 
 
 def test_without_a_floor_there_is_no_button(served):
     m, _ = room(("1", None, True))
     url = served(m, None)
-    assert post(url, b'{"on": true}') == (404, None)
+    assert post(url, b'{"on": true}')[0] == 404
     with urllib.request.urlopen(url + "/room.json", timeout=5) as r:
         assert "handforhand" not in json.loads(r.read())
 
@@ -204,7 +206,7 @@ def test_without_a_floor_there_is_no_button(served):
 def test_the_terminal_lists_the_tables_still_playing():
     m, _ = room(("1", "waiting", True), ("2", "playing", True), ("3", None, False))
     put(m, "2", "playing", clock=dict(CLOCK, level=6))
-    floor = Floor(m, lambda topic, line: None, mode=True)
+    floor = Floor(m, lambda table, line: None, mode=True)
     summary = m.summary()
     summary["handforhand"] = floor.summary(summary["tables"])
     lines = view.render_text(summary, glyphs={"active": "#", "away": "a", "waiting": "w",
@@ -220,9 +222,11 @@ def test_the_terminal_lists_the_tables_still_playing():
     assert "   6 open, playing its hand, level 6 from the next deal, " in lines[4]
 
 
-def test_hand_for_hand_needs_a_running_room():
+@pytest.mark.parametrize("option, why", [("--once", "needs a running room"),
+                                         ("--read-only", "needs a room that may send")])
+def test_hand_for_hand_needs_a_running_room_that_sends(option, why):
     r = subprocess.run([sys.executable, "-m", "dealerbutton_host.cli", "room", "--broker",
-                        "mqtt://127.0.0.1:1", "--room", "club", "--once",
+                        "mqtt://127.0.0.1:1", "--room", "club", option,
                         "--hand-for-hand", "on"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert "--hand-for-hand needs a running room" in r.stderr
+    assert "--hand-for-hand " + why in r.stderr

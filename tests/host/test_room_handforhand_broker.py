@@ -168,7 +168,7 @@ def test_every_table_deals_together_once_every_hand_is_over(room):
     req = urllib.request.Request(url + "/handforhand", data=b'{"on": false}', method="POST",
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=5) as r:
-        assert json.loads(r.read())["mode"] == "off"
+        assert json.loads(r.read())["handforhand"]["mode"] == "off"
     for name in TABLES:
         rec.wait_for(lambda m, n=name: m[0] == topic(n, "state")
                      and "handforhand" not in json.loads(m[1])

@@ -2,9 +2,9 @@
 but for this docstring and the attributes it reads the table from (dealerbutton.ring's),
 a test's support: tests/device/test_ring.py holds the incremental renderer (dealerbutton.ring)
 to its frames byte for byte. It has learnt what the ring learnt since: the held seat, a
-flash over two seats, the kill, and the level it draws at to fit the budget (the fit level:
-lowered when a frame without a press's light goes over, found again when what the seats
-show or the brightness changes).
+flash over two seats, the kill, the floor's marks (a reserved seat, a player moving), and
+the level it draws at to fit the budget (the fit level: lowered when a frame without a
+press's light goes over, found again when what the seats show or the brightness changes).
 
 LED ring renderer: the seats' statuses and roles in, one RGB frame out (brightness and
 current limit applied).
@@ -45,6 +45,8 @@ ACTIVE = const(1)
 AWAY = const(2)
 WAIT_BB = const(3)  # waiting for the big blind
 WAIT_POST = const(4)  # waiting, will post / owes a post
+RESERVED = const(5)  # empty, kept for a player moving in
+MOVING = const(6)  # its player is about to move out
 
 # Modes.
 NORMAL = const(0)
@@ -114,8 +116,8 @@ class Ring:
         self._phys = array("H", [(self.offset + step * k) % leds for k in range(leds)])
         self._start = array("H", [s * leds // seats for s in range(seats + 1)])
         # What a seat shows, up to six things: each one's palette role and level.
-        self._show_role = bytearray(6)
-        self._show_level = bytearray(6)
+        self._show_role = bytearray(7)
+        self._show_level = bytearray(7)
         self._flash_seat = -1
         self._flash_also = -1
         self._flash_ok = True
@@ -213,7 +215,8 @@ class Ring:
         n = 0
         if seat == self.button:
             role[n] = 0  # role: button
-            level[n] = _LEVEL_DEAD if status == EMPTY or status == AWAY else _LEVEL_ROLE
+            level[n] = (_LEVEL_DEAD if status == EMPTY or status == AWAY or status == RESERVED
+                        else _LEVEL_ROLE)
             n += 1
         if seat == self.bb:
             role[n] = 2  # role: bb
@@ -249,6 +252,14 @@ class Ring:
             role[n] = 4  # role: active
             level[n] = _LEVEL_ACTIVE
             n += 1
+        elif status == RESERVED or status == MOVING:
+            # The mark (role reserved or moving) and white (role active), swapping places.
+            mark = 13 if status == RESERVED else 14
+            on = now_ms % _POST_BLINK_MS < _POST_BLINK_MS // 2
+            role[n] = mark if on else 4
+            role[n + 1] = 4 if on else mark
+            level[n] = level[n + 1] = _LEVEL_ROLE
+            n += 2
         if n == 0:
             return
         if seat == self.first_to_act:

@@ -1,7 +1,9 @@
 """The manual's pictures of the table's page (docs/web-table.png: 9 seats, hand 2 dealt, seat
 5 back and owing a post) and of the room's page (docs/card-room.png: table 7 with its
-button and an away player, table 8 offline), in headless Chromium. Run from the checkout:
-python tests/web/readme_shots.py (needs Debian's chromium and `npm ci`)."""
+button and an away player, table 8 offline; docs/card-room-moves.png: a tournament of
+three tables, a move started by its Start button, both seats marked), in headless
+Chromium. Run from the checkout: python tests/web/readme_shots.py [NAME.png ...] (needs
+Debian's chromium, and `npm ci` for the table's page)."""
 
 import sys
 import threading
@@ -15,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests" / "host"), str(ROOT / "tests" / "support")]
 
 from test_room import model_with, table_state  # noqa: E402 - tests/host is on the path now
+from test_room_moves import Room  # noqa: E402
 
 
 def serve(server):
@@ -50,16 +53,35 @@ def room_page(browser, out):
     server.shutdown()
 
 
-def main():
+def room_moves_page(browser, out):
+    room = Room(t1=9, t2=9, t3=5)
+    server = make_server(room.model, "127.0.0.1:0")
+    page = browser.new_page(viewport={"width": 1100, "height": 560})
+    page.goto(serve(server))
+    page.locator("#tournament button.start").first.click()
+    page.wait_for_selector("#tournament .moving.going")
+    room.pump()   # the marks reach the tables, and their states come back
+    page.wait_for_selector('[data-table="3"] circle.reserved', timeout=5000)
+    page.wait_for_selector('[data-table="1"] circle.moving', timeout=5000)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out))
+    server.shutdown()
+
+
+PICTURES = {"web-table.png": table_page, "card-room.png": room_page,
+            "card-room-moves.png": room_moves_page}
+
+
+def main(names=None):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium",
                                     args=["--no-sandbox", "--disable-gpu"])
-        for make, name in ((table_page, "web-table.png"), (room_page, "card-room.png")):
-            make(browser, ROOT / "docs" / name)
+        for name in names or PICTURES:
+            PICTURES[name](browser, ROOT / "docs" / name)
             print("docs/%s" % name)
         browser.close()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -22,10 +22,10 @@ def page_of():
     servers = []
     pw_box = []
 
-    def open_page(model, size=(1280, 800), floor=None):
+    def open_page(model, size=(1280, 800), control=True, floor=None):
         from playwright.sync_api import sync_playwright
 
-        server = make_server(model, "127.0.0.1:0", floor)
+        server = make_server(model, "127.0.0.1:0", control=control, floor=floor)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         pw = sync_playwright().start()
@@ -137,13 +137,60 @@ def test_one_table_is_one_table(page_of):
     assert errors == []
 
 
+def test_a_move_started_and_cancelled_by_a_click(page_of):
+    """A suggested move's Start button: the room sends both marks, the tables' rings on the
+    page show the kept seat and the player going, the move is listed in progress; its
+    Cancel button releases both; a refusal is said on the page."""
+    from test_room_moves import Room
+
+    room = Room(t1=9, t2=9, t3=6)
+    page, errors = page_of(room.model)
+    tour = page.locator("#tournament")
+    assert tour.locator(".proposal .move").all_inner_texts() == [
+        "Move seat 4 from table 1 to table 3", "Move seat 4 from table 2 to table 3"]
+    tour.locator("button.start").first.click()
+    page.wait_for_selector("#tournament .moving.going", timeout=5000)
+    room.pump()   # the broker delivers the marks; the tables' states come back with them
+    page.wait_for_selector('[data-table="3"] circle.reserved[data-seat="7"]', timeout=5000)
+    page.wait_for_selector('[data-table="1"] circle.moving[data-seat="4"]', timeout=5000)
+    assert room.delivered == [("3", "reserve 7"), ("1", "reserve 4")]
+    going = tour.locator(".moving.going")
+    assert going.locator(".way").inner_text() == "Seat 4 of table 1 \u2192 seat 7 of table 3"
+    assert going.locator(".phase").inner_text() == "in progress: the seat is kept for him"
+    assert tour.locator(".proposal .move").all_inner_texts() == [
+        "Move seat 4 from table 2 to table 3"]
+    # The same player again, from another page (or a stale one): refused, and said.
+    page.evaluate("ask('moves/start', {from: '1', seat: 4, to: '3'})")
+    page.wait_for_function("document.getElementById('moves-note').textContent.includes("
+                           "'moving already')", timeout=5000)
+    assert page_text.problems(page) == []
+    going.locator("button.cancel").click()
+    page.wait_for_function("!document.querySelector('#tournament .moving')", timeout=5000)
+    room.pump()
+    page.wait_for_function("!document.querySelector('circle.reserved, circle.moving')",
+                           timeout=5000)
+    assert room.delivered[2:] == [("3", "release 7"), ("1", "release 4")]
+    assert errors == []
+
+
+def test_a_read_only_page_has_no_move_buttons(page_of):
+    from test_room_moves import Room
+
+    room = Room(t1=9, t3=6)
+    room.model.moves.start("1", 4, "3")
+    room.pump()
+    page, errors = page_of(room.model, control=False)
+    page.wait_for_selector("#tournament .moving.going")
+    assert page.locator("#tournament button").count() == 0
+
+
 def test_the_hand_for_hand_button_and_the_tables_still_playing(page_of):
     from dealerbutton_host.room.handforhand import Floor
     from test_room_handforhand import put, room
 
     model, _ = room(("1", "playing", True), ("2", "playing", True), ("3", None, False))
     sent = []
-    floor = Floor(model, lambda topic, line: sent.append((topic, line)))
+    floor = Floor(model, lambda table, line: sent.append((table, line)))
     page, errors = page_of(model, floor=floor)
     button = page.locator("#h4h-button")
     assert button.inner_text() == "Start hand-for-hand"
@@ -167,10 +214,9 @@ def test_the_hand_for_hand_button_and_the_tables_still_playing(page_of):
     assert page_text.problems(page) == []
     put(model, "2", "waiting")
     floor.step()   # (the room does it at every message)
-    assert sent[-2:] == [("dealerbutton/club/1/cmd", "deal"), ("dealerbutton/club/2/cmd", "deal")]
+    assert sent[-2:] == [("1", "deal"), ("2", "deal")]
     button.click()
     page.wait_for_selector('#h4h-button[aria-pressed="false"]', timeout=5000)
     assert not page.locator("#handforhand").is_visible()
-    assert sent[-2:] == [("dealerbutton/club/1/cmd", "handforhand off"),
-                         ("dealerbutton/club/2/cmd", "handforhand off")]
+    assert sent[-2:] == [("1", "handforhand off"), ("2", "handforhand off")]
     assert errors == []

@@ -208,7 +208,7 @@ def test_what_players_owe_in_words_the_legend_and_readable_text(browser, url, si
         assert "+0" not in table and "0+" not in table and "(wait)" not in table
         legend = pg.locator("#legend li")
         from dealerbutton_host.web import ringsvg
-        assert legend.count() == len(ringsvg.legend_rows()) == 16
+        assert legend.count() == len(ringsvg.legend_rows()) == 18
         assert legend.first.inner_text() == "Dealer button"
         assert legend.first.locator(".leds span").count() == 8
         assert page_text.problems(pg) == []

@@ -306,12 +306,12 @@ class HandForHandRoom:
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
 
-    def _publish(self, topic: str, line: str) -> None:
+    def _publish(self, table: str, line: str) -> None:
         if line == "deal":
             with self.lock:
                 if not self.dealt_at or time.monotonic() - self.dealt_at[-1] > 0.5:
                     self.dealt_at.append(time.monotonic())
-        self.client.publish(topic, line, qos=1)
+        self.command(table, line)
 
     def _heard(self, topic: str, payload: bytes, when: float) -> None:
         if topic.endswith("/event") and payload.startswith(b"* hand "):

@@ -46,8 +46,9 @@ def add_parsers(sub) -> None:
                        "for the wall or in the terminal",
                        description="Follow every table of a room on the broker: seats open, "
                        "away and waiting, hands per hour, tournament level and time, and in a "
-                       "tournament the moves that balance the tables; play hand-for-hand "
-                       "when the floor says so.")
+                       "tournament the moves that balance the tables, each started from the "
+                       "page (or a key) and carried out by light on both tables' rings; play "
+                       "hand-for-hand when the floor says so.")
     _broker_options(r)
     r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
                    "instead of serving the web page")
@@ -55,6 +56,9 @@ def add_parsers(sub) -> None:
                    help="where the web pages are served (the room at /, the tournament "
                    "clock for a TV at /clock); 0.0.0.0:8470 for every network "
                    "(default: 127.0.0.1:8470)")
+    r.add_argument("--read-only", action="store_true",
+                   help="show the floor's moves between tables, but start or cancel none (the "
+                   "page has no buttons, the terminal takes no keys)")
     r.add_argument("--once", action="store_true",
                    help="print the room once in the terminal (after --wait seconds) and exit; "
                    "the exit status is 1 if the broker could not be reached")
@@ -111,5 +115,8 @@ def _room(args, broker) -> int:
     if args.once and args.hand_for_hand:
         raise mqttconn.BrokerError("--hand-for-hand needs a running room (it deals the "
                                    "tables): leave out --once")
+    if args.read_only and args.hand_for_hand:
+        raise mqttconn.BrokerError("--hand-for-hand needs a room that may send commands: "
+                                   "leave out --read-only")
     _setup_logging(args.quiet, "room")
     return view.main(args, broker)

@@ -17,7 +17,6 @@ import threading
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import mqttconn
 from .model import RoomModel
 
 log = logging.getLogger("dealerbutton.room")
@@ -114,8 +113,8 @@ def _taking_part(tables: List[dict]) -> List[dict]:
 
 
 class Floor:
-    """Hand-for-hand on the broker: the model's tables in, HandForHand's commands out on
-    the tables' cmd topics through publish(topic, payload)."""
+    """Hand-for-hand on the broker: the model's tables in, HandForHand's commands out
+    through publish(table, line) (view.publisher: on the table's cmd topic)."""
 
     def __init__(self, model: RoomModel, publish: Callable[[str, str], object],
                  mode: Optional[bool] = None, now: Callable[[], float] = time.monotonic):
@@ -134,12 +133,14 @@ class Floor:
 
     def step(self) -> None:
         """Send what the tables need now (after every message, and every second)."""
+        if self.h4h.mode is None:
+            return   # (the floor has not chosen: nothing to send)
         tables = self.model.summary()["tables"]
         with self.lock:
             commands = self.h4h.update(tables, self.now())
             deals = self.h4h.deals
         for name, line in commands:
-            self.publish(mqttconn.topic(self.model.room, name, "cmd"), line)
+            self.publish(name, line)
         dealt = [name for name, line in commands if line == "deal"]
         if dealt:
             log.info("hand-for-hand deal %d: every hand is over, dealt table(s) %s",

@@ -5,7 +5,8 @@ every table at once to a view started last); summary() is what the views draw: e
 table's seats, open seats, away and waiting players, hands per hour, its tournament clock
 and a level that starts at its next deal, whether its hand-for-hand hand is over, the
 room's clock (room_clock()) and for a tournament the table sizes and the moves that
-balance them (balance()).
+balance them (balance()), with the moves the floor has started (moves.py), which it
+follows from the tables' states.
 Anything on those topics that is not what a table publishes is refused (logged) and
 changes nothing.
 """
@@ -18,9 +19,10 @@ import re
 import threading
 import time
 from collections import deque
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from . import mqttconn
+from .moves import Moves
 
 log = logging.getLogger("dealerbutton.room")
 
@@ -97,6 +99,12 @@ class RoomModel:
         self.states = 0  # states taken so far: orders the tables' latest states
         self.changed = threading.Event()
         self.prefix = "%s/%s/" % (mqttconn.PREFIX, room)
+        self.moves = Moves(self.snapshot, now=now)   # its publish is the view's to give
+
+    def snapshot(self) -> Dict[str, tuple]:
+        """Every table now: {name: (state or None, online)}."""
+        with self.lock:
+            return {t.name: (t.state, bool(t.online)) for t in self.tables.values()}
 
     def topics(self) -> List[str]:
         return [self.prefix + "+/" + sub for sub in ("state", "online", "event")]
@@ -127,6 +135,7 @@ class RoomModel:
             if not text:  # an emptied retained message: the table was taken off the broker
                 with self.lock:
                     self.tables.pop(name, None)
+                self.moves.observe(name)
                 self.changed.set()
                 return None
             try:
@@ -155,6 +164,8 @@ class RoomModel:
                 table.heard = self.states
             else:
                 table.events.append(text[:120])
+        if sub != "event":
+            self.moves.observe(name)
         self.changed.set()
         if sub == "state" and self.on_state:
             self.on_state(name, data, t)
@@ -176,9 +187,11 @@ class RoomModel:
                 "open": sum(t["open"] for t in seated if t["online"]),
                 "online": sum(1 for t in out if t["online"]),
                 "clock": room_clock(out, heard)}
+        moves = self.moves.summary()
+        room["moves"] = moves
         tourney = [t for t in seated if t["tournament"]]
         if tourney:
-            room["tournament"] = balance(tourney)
+            room["tournament"] = balance(tourney, [m for m in moves if m["state"] != "done"])
         return room
 
 
@@ -215,7 +228,7 @@ def table_summary(name: str, state: Optional[dict], online: Optional[bool], age:
         seats=[{"seat": s["seat"], "status": s["status"],
                 "post": s["status"] == "waiting" and s.get("choice", "post") == "post"
                 and s.get("owes", [0, 0]) != [0, 0],
-                "wait": s.get("wait", 0), "kill": s.get("kill")}
+                "wait": s.get("wait", 0), "kill": s.get("kill"), "mark": s.get("mark")}
                for s in seats],
         moved=sum(1 for s in seats if s.get("wait")),
         kill=hand.get("kill"),
@@ -296,15 +309,34 @@ def next_big_blind(statuses: List[str], bb) -> Optional[int]:
     return None
 
 
-def balance(tables: List[dict]) -> dict:
+def balance(tables: List[dict], started: Sequence[dict] = ()) -> dict:
     """Tournament table sizes and moves, by the usual practice: when the players fit at one
     table fewer, the shortest table breaks and its players go one by one to the shortest
     other tables; then, while the longest table has two or more players more than the
-    shortest, the longest gives one (the next big blind) to the shortest."""
+    shortest, the longest gives one (the next big blind) to the shortest. Moves under way
+    count as made: the seats the tables show marked (a player moving out, a seat kept for
+    one coming) and the moves the floor has `started` (moves.py's, in progress) whose marks
+    the tables do not show (yet, or again)."""
     size = {t["name"]: t["players"] for t in tables}
     capacity = {t["name"]: len(t["seats"]) for t in tables}
     order = [t["name"] for t in tables]
     bb_seats = {t["name"]: _seat_cycle(t) for t in tables}
+    seats = {t["name"]: t["seats"] for t in tables}
+    going = {(n, s["seat"]) for n in order for s in seats[n]
+             if s.get("mark") == "moving" and s["status"] != "empty"}
+    coming = {(n, s["seat"]) for n in order for s in seats[n]
+              if s.get("mark") == "reserved" and s["status"] == "empty"}
+    for m in started:
+        if m["from"] in size and _taken(seats[m["from"]], m["seat"]):
+            going.add((m["from"], m["seat"]))     # he is still there, and goes
+        if m["to"] in size and not _taken(seats[m["to"]], m["target"]):
+            coming.add((m["to"], m["target"]))    # he is not there yet, and comes
+    for name, seat in going:
+        size[name] -= 1
+        if seat in bb_seats[name]:
+            bb_seats[name].remove(seat)
+    for name, _ in coming:
+        size[name] += 1
     moves = []
     broken = None
     total = sum(size.values())
@@ -331,6 +363,10 @@ def balance(tables: List[dict]) -> dict:
     return {"sizes": [{"name": n, "players": t["players"], "seats": capacity[n]}
                       for n, t in zip(order, tables, strict=True)],
             "players": total, "break": broken, "moves": moves}
+
+
+def _taken(seats: List[dict], seat: int) -> bool:
+    return 1 <= seat <= len(seats) and seats[seat - 1]["status"] != "empty"
 
 
 def _seat_cycle(t: dict) -> List[int]:

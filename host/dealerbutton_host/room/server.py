@@ -1,20 +1,22 @@
 """The room's web pages: the wall page at /, the tournament clock for a TV at /clock, their
-static files from page/, the room as /room.json, and POST /handforhand, the page's button
-that switches hand-for-hand on or off ({"on": true} or {"on": false}): only for a browser
-on the room's own computer, the only one whose page shows the button."""
+static files from page/, the room as /room.json, and the floor's moves: POST /moves/start
+{"from", "seat", "to"} and POST /moves/cancel {"id"}, each answered with {"move": ...} or
+{"error": why} (409 for a move the room refuses); and hand-for-hand: POST /handforhand
+{"on": true or false}, answered with {"handforhand": ...}."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Optional
+from urllib.parse import urlsplit
 
 from . import mqttconn
 from .handforhand import Floor
 from .model import RoomModel
+from .moves import MoveRefused
 
 log = logging.getLogger("dealerbutton.room")
 
@@ -26,6 +28,10 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/clock": ("clock.html", "text/html; charset=utf-8"),
          "/clock.js": ("clock.js", "text/javascript; charset=utf-8"),
          "/clock.css": ("clock.css", "text/css; charset=utf-8")}
+
+
+MAX_BODY = 1024  # a move's request is a few dozen bytes
+POSTS = ("/moves/start", "/moves/cancel", "/handforhand")
 
 
 class RoomServer(ThreadingHTTPServer):
@@ -40,16 +46,11 @@ def room_summary(model: RoomModel, floor: Optional[Floor]) -> dict:
     return summary
 
 
-def from_this_computer(address: str) -> bool:
-    """A client address of this computer's own (loopback)."""
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
-def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> RoomServer:
-    """The page's server on where, HOST:PORT (checked by options.host_port)."""
+def make_server(model: RoomModel, where: str, control: bool = True,
+                floor: Optional[Floor] = None) -> RoomServer:
+    """The page's server on where, HOST:PORT (checked by options.host_port); control: the
+    page may start and cancel moves, and switch hand-for-hand (floor, or the server's
+    floor once set)."""
     host, _, port = where.rpartition(":")
 
     class Handler(BaseHTTPRequestHandler):
@@ -57,8 +58,7 @@ def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> 
             path = self.path.split("?", 1)[0]
             if path == "/room.json":
                 summary = room_summary(model, server.floor)
-                if "handforhand" in summary:
-                    summary["handforhand"]["button"] = from_this_computer(self.client_address[0])
+                summary["control"] = control
                 body = json.dumps(summary, separators=(",", ":")).encode()
                 kind = "application/json"
             elif path in FILES:
@@ -67,40 +67,71 @@ def make_server(model: RoomModel, where: str, floor: Optional[Floor] = None) -> 
             else:
                 self.send_error(404)
                 return
-            self.reply(200, kind, body)
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
 
         def do_POST(self):  # noqa: N802 - the http.server name
-            """The page's hand-for-hand button. Only from this computer, and only a JSON
-            request from the page itself: a form on another site can send neither that type
-            nor this origin."""
-            if self.path != "/handforhand" or server.floor is None:
+            path = self.path.split("?", 1)[0]
+            if path not in POSTS or path == "/handforhand" and server.floor is None:
                 self.send_error(404)
                 return
-            if not from_this_computer(self.client_address[0]):
-                self.send_error(403, "only from the room's own computer")
-                return
-            origin = self.headers.get("Origin")
-            if origin is not None and origin != "http://" + self.headers.get("Host", ""):
-                self.send_error(403, "not from this page")
-                return
-            if self.headers.get("Content-Type", "").split(";")[0] != "application/json":
-                self.send_error(415, "send JSON")
-                return
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-                on = json.loads(self.rfile.read(min(length, 100)))["on"]
-            except (ValueError, KeyError, TypeError):
-                on = None
-            if not isinstance(on, bool):
-                self.send_error(400, 'send {"on": true} or {"on": false}')
-                return
-            server.floor.switch(on)
-            summary = room_summary(model, server.floor)
-            self.reply(200, "application/json", json.dumps(summary["handforhand"]).encode())
+            status, answer = self.move(path)
+            if status == 200:
+                log.info("%s: %s", path[1:], json.dumps(answer.get("move", answer)))
+            else:
+                log.warning("%s refused: %s", path[1:], answer["error"])
+            self.answer(status, answer)
 
-        def reply(self, status, kind, body):
+        def move(self, path):
+            """(HTTP status, answer) of a request of the page: start or cancel a move, switch
+            hand-for-hand."""
+            if not control:
+                return 403, {"error": "this room view is read-only (--read-only)"}
+            kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                return 415, {"error": "send JSON (Content-Type: application/json)"}
+            origin = self.headers.get("Origin")
+            if origin and urlsplit(origin).netloc != self.headers.get("Host"):
+                return 403, {"error": "a page of another site may not move players"}
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if not 0 < length <= MAX_BODY:
+                return 400, {"error": "a JSON object of at most %d bytes" % MAX_BODY}
+            try:
+                body = json.loads(self.rfile.read(length))
+                if path == "/handforhand":
+                    return self.hand_for_hand(body["on"])
+                if path == "/moves/start":
+                    move = model.moves.start(str(body["from"]), body["seat"], str(body["to"]))
+                else:
+                    move = model.moves.cancel(body["id"])
+            except MoveRefused as e:
+                return 409, {"error": str(e)}
+            except (ValueError, KeyError, TypeError):
+                return 400, {"error": "start: {\"from\", \"seat\", \"to\"}; cancel: {\"id\"}; "
+                             "hand-for-hand: {\"on\": true or false}"}
+            model.changed.set()
+            return 200, {"move": move}
+
+        def hand_for_hand(self, on):
+            """(HTTP status, answer) of the page's hand-for-hand button."""
+            floor = server.floor
+            if not isinstance(on, bool) or floor is None:
+                return 400, {"error": "hand-for-hand: {\"on\": true or false}"}
+            floor.switch(on)
+            model.changed.set()
+            return 200, {"handforhand": room_summary(model, floor)["handforhand"]}
+
+        def answer(self, status, answer):
+            body = json.dumps(answer, separators=(",", ":")).encode()
             self.send_response(status)
-            self.send_header("Content-Type", kind)
+            self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()

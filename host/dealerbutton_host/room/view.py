@@ -5,13 +5,17 @@
     dealerbutton room --broker mqtt://floor-pi --room club --hand-for-hand on
 
 main() feeds the room's messages to a RoomModel (model.py) and draws its summary() in the
-terminal (render_text) or serves it as the web page (server.py); a running room also
-plays hand-for-hand when the floor says so (handforhand.py).
+terminal (render_text) or serves it as the web page (server.py). Both start and cancel the
+floor's moves between tournament tables (moves.py), whose commands go out on the tables'
+cmd topics through the room's own connection (publisher()); in the terminal a key starts
+or cancels one (press_key). A room that runs also plays hand-for-hand when the floor says
+so (handforhand.py), through the same connection.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 import time
@@ -20,6 +24,7 @@ from typing import List, Optional
 from . import mqttconn
 from .handforhand import Floor
 from .model import RoomModel
+from .moves import MoveRefused
 from .server import make_server, room_summary, serve
 
 log = logging.getLogger("dealerbutton.room")
@@ -28,8 +33,10 @@ log = logging.getLogger("dealerbutton.room")
 # -- the terminal --------------------------------------------------------------------------
 def _glyphs():
     if "utf" in (sys.stdout.encoding or "").lower():
-        return {"active": "\u25cf", "away": "\u25cc", "waiting": "\u25d0", "empty": "\u00b7"}
-    return {"active": "#", "away": "a", "waiting": "w", "empty": "."}
+        return {"active": "\u25cf", "away": "\u25cc", "waiting": "\u25d0", "empty": "\u00b7",
+                "reserved": "\u25c7", "moving": "\u25c6"}
+    return {"active": "#", "away": "a", "waiting": "w", "empty": ".", "reserved": "r",
+            "moving": "m"}
 
 
 def fmt_ms(ms) -> str:
@@ -39,15 +46,34 @@ def fmt_ms(ms) -> str:
     return "%d:%02d" % (s // 60, s % 60)
 
 
-def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) -> List[str]:
-    """The room as lines of text (what --terminal draws)."""
+def move_text(m: dict) -> str:
+    """A move the floor started, in words: where from, where to, how far it got."""
+    way = "seat %d of table %s -> seat %d of table %s" % (m["seat"], m["from"], m["target"],
+                                                          m["to"])
+    if m["phase"] == "moving":
+        return way + ": in progress, the seat is kept for him"
+    if m["phase"] == "seated":
+        return way + ": in progress, seated; leaving table %s" % m["from"]
+    return way + ": done"
+
+
+KEYS = "abcdefghijklmnopqrstuvwxyz"   # a move in progress, to cancel, by its key
+
+
+def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100,
+                keys: bool = False) -> List[str]:
+    """The room as lines of text (what --terminal draws); keys: each suggested move and each
+    move in progress shown with the key that starts or cancels it (press_key)."""
     g = glyphs or _glyphs()
     tables = summary["tables"]
     lines = ["Room %s: %d table(s), %d online, %d players, %d open seats"
              % (summary["room"], len(tables), summary["online"], summary["players"],
                 summary["open"]),
-             "seats: %s player  %s away  %s waiting  %s open  [ ] button"
-             % (g["active"], g["away"], g["waiting"], g["empty"]), ""]
+             "seats: %s player  %s away  %s waiting  %s open  [ ] button" % (
+                 g["active"], g["away"], g["waiting"], g["empty"])
+             + ("  %s kept for a player moving in  %s moving out" % (
+                 g.get("reserved", "r"), g.get("moving", "m")) if _marked(tables) else ""),
+             ""]
     for t in tables:
         head = "%-8s" % ("T" + t["name"] if t["name"][:1].isdigit() else t["name"])[:8]
         if not t["state"]:
@@ -56,7 +82,7 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
             continue
         ring = ""
         for s in t["seats"]:
-            mark = g[s["status"]]
+            mark = g.get(s.get("mark") or "", g[s["status"]])
             ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
         parts = ["%d open" % t["open"]]
         if t.get("handforhand"):
@@ -89,12 +115,56 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100) 
             " ".join("%s:%d" % (s["name"], s["players"]) for s in tour["sizes"]))]
         if tour["break"]:
             lines.append("  break table %s" % tour["break"])
-        for m in tour["moves"]:
-            lines.append("  move %s from table %s to table %s" % (
+        for i, m in enumerate(tour["moves"]):
+            lines.append("  %smove %s from table %s to table %s" % (
+                "[%d] " % (i + 1) if keys and i < 9 and m["seat"] else "",
                 "seat %d" % m["seat"] if m["seat"] else "a player", m["from"], m["to"]))
         if not tour["moves"]:
             lines.append("  tables balanced")
-    return lines
+    moves = summary.get("moves") or []
+    if moves:
+        lines += ["", "Moves:"]
+        going = [m for m in moves if m["state"] != "done"]
+        for m in moves:
+            i = going.index(m) if m in going else -1
+            key = "[%s] " % KEYS[i] if keys and 0 <= i < len(KEYS) and m["phase"] == "moving" \
+                else ""
+            lines.append("  %s%s" % (key, move_text(m)))
+    if keys:
+        lines += ["", "keys: 1-9 start that move, a-z cancel that one, q quit"]
+    return [line[:width] for line in lines]
+
+
+def _marked(tables: List[dict]) -> bool:
+    """Some seat of these tables holds a mark of a move under way."""
+    return any(s.get("mark") for t in tables for s in t["seats"])
+
+
+def press_key(model: RoomModel, summary: dict, key: str) -> str:
+    """A key pressed in the terminal, against the summary it saw: a digit starts that
+    suggested move, a letter cancels that move in progress; what happened, in words."""
+    try:
+        if key.isdigit() and key != "0":
+            proposals = (summary.get("tournament") or {}).get("moves") or []
+            i = int(key) - 1
+            if i >= len(proposals) or not proposals[i]["seat"]:
+                return "no suggested move %s" % key
+            p = proposals[i]
+            m = model.moves.start(p["from"], p["seat"], p["to"])
+            model.changed.set()
+            return "started: " + move_text(m)
+        if key in KEYS:
+            going = [m for m in summary.get("moves") or [] if m["state"] != "done"]
+            i = KEYS.index(key)
+            if i >= len(going):
+                return "no move in progress %s" % key
+            m = model.moves.cancel(going[i]["id"])
+            model.changed.set()
+            return "cancelled: seat %d of table %s stays; seat %d of table %s is released" % (
+                m["seat"], m["from"], m["target"], m["to"])
+    except MoveRefused as e:
+        return "refused: %s" % e
+    return ""
 
 
 def hand_for_hand_text(h4h: Optional[dict]) -> List[str]:
@@ -152,14 +222,45 @@ def follow(client, model: RoomModel, broker: mqttconn.Broker, answered=None,
     client.on_message = on_message
 
 
-def connect(model: RoomModel, broker: mqttconn.Broker, mode: Optional[bool] = None):
-    """The room's client, following the model, and its Floor (hand-for-hand in mode, or
-    as the floor chooses later), which publishes table commands through it."""
+def publisher(client, room: str):
+    """publish(table, line): a command line on that table's cmd topic (QoS 1; paho queues
+    it while the broker is away)."""
+
+    def publish(table: str, line: str) -> None:
+        log.info("table %s: %s", table, line)
+        client.publish(mqttconn.topic(room, table, "cmd"), line, qos=1)
+
+    return publish
+
+
+def connect(model: RoomModel, broker: mqttconn.Broker, mode: Optional[bool] = None,
+            control: bool = True):
+    """The room's connection: it follows the tables and publishes the moves' commands, and
+    hand-for-hand's through its Floor (in mode, or as the floor chooses later; none for a
+    room without control)."""
     client = mqttconn.make_client(broker)
-    floor = Floor(model, lambda topic, line: client.publish(topic, line, qos=1), mode)
-    follow(client, model, broker, then=floor.step)
+    publish = publisher(client, model.room)
+    floor = Floor(model, publish, mode) if control else None
+    follow(client, model, broker, then=floor.step if floor else None)
+    model.moves.publish = publish
     mqttconn.start(client, broker, log)
     return client, floor
+
+
+CHECK_S = 1.0   # the moves in progress are checked against the tables this often
+
+
+def keep_checking(model: RoomModel, stop: threading.Event) -> threading.Thread:
+    """A thread that checks the moves in progress every CHECK_S until stop is set (what a
+    table lacks is sent again)."""
+
+    def run():
+        while not stop.wait(CHECK_S):
+            model.moves.check()
+
+    t = threading.Thread(target=run, name="room-moves", daemon=True)
+    t.start()
+    return t
 
 
 ANSWER_S = 10.0  # --once: how long the broker may take to answer the connection
@@ -204,19 +305,23 @@ def main(args, broker: mqttconn.Broker) -> int:
     if args.once:
         return once(model, broker, args.wait)
     server = None
+    control = not args.read_only
     if not args.terminal:  # a port in use is said before the broker is tried
-        server = make_server(model, args.http)
+        server = make_server(model, args.http, control=control)
     mode = {None: None, "on": True, "off": False}[args.hand_for_hand]
-    client, floor = connect(model, broker, mode)
+    client, floor = connect(model, broker, mode, control)
     if server is not None:
         server.floor = floor
     stop = threading.Event()
-    threading.Thread(target=floor.run, args=(stop,), daemon=True).start()
+    keep_checking(model, stop)
+    if floor is not None:
+        threading.Thread(target=floor.run, args=(stop,), name="room-handforhand",
+                         daemon=True).start()
     if mode is not None:
         log.info("hand-for-hand %s", args.hand_for_hand)
     try:
         if server is None:
-            return terminal(model, floor)
+            return terminal(model, control, floor)
         return serve(model, server)
     except KeyboardInterrupt:
         return 0
@@ -226,13 +331,74 @@ def main(args, broker: mqttconn.Broker) -> int:
         client.loop_stop()
 
 
-def terminal(model: RoomModel, floor: Optional[Floor] = None) -> int:
+def terminal(model: RoomModel, control: bool = True, floor: Optional[Floor] = None) -> int:
+    """Draw the room until Ctrl-C (or q); from a terminal, unless control is off, its keys
+    start and cancel moves (press_key)."""
     import shutil
 
-    while True:
-        width, height = shutil.get_terminal_size((100, 30))
-        lines = render_text(room_summary(model, floor), width=width)[:height - 1]
-        sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n")
-        sys.stdout.flush()
-        model.changed.wait(1.0)
-        model.changed.clear()
+    keys = Keys.open(sys.stdin) if control else None
+    message = ""
+    try:
+        while True:
+            width, height = shutil.get_terminal_size((100, 30))
+            summary = room_summary(model, floor)
+            lines = render_text(summary, width=width, keys=keys is not None)
+            if message:
+                lines.append(message[:width])
+            sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(lines[:height - 1]) + "\n")
+            sys.stdout.flush()
+            if keys is None:
+                model.changed.wait(1.0)
+            else:
+                key = keys.read(1.0, model.changed)
+                if key == "q":
+                    return 0
+                if key:
+                    message = press_key(model, summary, key)
+            model.changed.clear()
+    finally:
+        if keys is not None:
+            keys.close()
+
+
+class Keys:
+    """Single key presses from a terminal (cbreak mode, no echo), given back as it was by
+    close()."""
+
+    def __init__(self, stream, saved):
+        self.stream = stream
+        self.saved = saved
+
+    @classmethod
+    def open(cls, stream) -> Optional["Keys"]:
+        """The keys of stream, or None when it is not a terminal."""
+        try:
+            import termios
+            import tty
+
+            if not stream.isatty():
+                return None
+            saved = termios.tcgetattr(stream.fileno())
+            tty.setcbreak(stream.fileno())
+        except (ImportError, OSError, ValueError):
+            return None
+        return cls(stream, saved)
+
+    def read(self, timeout: float, changed: threading.Event) -> str:
+        """A key pressed within timeout seconds, or "" (sooner when changed is set)."""
+        import select
+
+        end = time.monotonic() + timeout
+        while not changed.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return ""
+            ready, _, _ = select.select([self.stream], [], [], min(left, 0.1))
+            if ready:
+                return os.read(self.stream.fileno(), 1).decode("ascii", "replace").lower()
+        return ""
+
+    def close(self) -> None:
+        import termios
+
+        termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self.saved)

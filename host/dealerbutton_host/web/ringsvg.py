@@ -44,6 +44,10 @@ ROWS = (
     ("Waiting for the big blind: steady", R.WAIT_BB, "", 250),
     ("Owes a post / will post: blinks once a second", R.WAIT_POST, "", 250),
     ("Empty seat: dark", R.EMPTY, "", 250),
+    ("Kept for a player moving in: bluish green and white swap every 0.5 s", R.RESERVED, "",
+     250),
+    ("Player moving out to another table: orange and white swap every 0.5 s", R.MOVING, "",
+     250),
     ("Press accepted: one bright flash of 0.25 s (every 60 ms)", R.ACTIVE, "ok", 60),
     ("Press refused: double blink (every 60 ms)", R.ACTIVE, "refused", 60),
 )
@@ -121,7 +125,7 @@ def _text(out, x, y, s, size=14, anchor="start", fill="#DDD", weight="normal"):
 
 
 def legend_svg():
-    width, height = 1060, 654
+    width, height = 1060, 722
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">'
            % (width, height, width, height),

@@ -1,10 +1,13 @@
-// The room page: polls /room.json every second and draws every table as a small ring; its
-// hand-for-hand button switches the room's hand-for-hand on or off (POST /handforhand).
+// The room page: polls /room.json every second and draws every table as a small ring; in a
+// tournament, the moves that balance the tables, each started (and, until the player sits
+// down, cancelled) by a click: POST /moves/start, /moves/cancel; its hand-for-hand button
+// switches the room's hand-for-hand on or off (POST /handforhand).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
 let last = null;      // the last room received
 let lastAt = 0;       // when (performance.now())
+let note = "";        // the room's last refusal of a move, kept across redraws
 
 function el(tag, attrs, text) {
   const e = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
@@ -28,7 +31,8 @@ function ring(t) {
     const a = -Math.PI / 2 + 2 * Math.PI * i / n;   // seat 1 at the top, clockwise
     const x = 46 * Math.cos(a), y = 46 * Math.sin(a);
     const cls = (s.status === "waiting" && s.post ? "post" : s.status) +
-      (s.wait ? " moved" : "") + (s.kill || s.seat === t.kill ? " kill" : "");
+      (s.wait ? " moved" : "") + (s.kill || s.seat === t.kill ? " kill" : "") +
+      (s.mark === "reserved" || s.mark === "moving" ? " " + s.mark : "");
     const c = el("svg:circle", {cx: x.toFixed(1), cy: y.toFixed(1), r: 9, class: cls,
                                 "data-seat": s.seat, "data-status": s.status});
     svg.appendChild(c);
@@ -107,10 +111,10 @@ function tableNames(names) {
 }
 
 // Hand-for-hand: the button, and the panel of the tables still playing their hand.
-function handForHand(h) {
+function handForHand(h, control) {
   const button = document.getElementById("h4h-button");
   const s = document.getElementById("handforhand");
-  button.hidden = !h || !h.button;   // (only on the room's own computer)
+  button.hidden = !h || !control;   // (a --read-only room has no button)
   const on = !!h && h.mode === "on";
   button.setAttribute("aria-pressed", String(on));
   button.textContent = on ? "Stop hand-for-hand" : "Start hand-for-hand";
@@ -153,20 +157,75 @@ async function switchHandForHand() {
   poll();
 }
 
-function tournament(tour) {
-  const s = document.getElementById("tournament");
-  if (!tour) { s.hidden = true; return; }
-  s.hidden = false;
-  s.replaceChildren(el("h2", {}, "Tournament: " + tour.players + " players at " +
-                          tour.sizes.length + " tables"));
-  s.appendChild(el("div", {class: "sizes"},
-                   tour.sizes.map(x => "Table " + x.name + ": " + x.players).join(" · ")));
-  if (tour["break"]) s.appendChild(el("div", {class: "move"}, "Break table " + tour["break"]));
-  for (const m of tour.moves) {
-    s.appendChild(el("div", {class: "move"}, "Move " + (m.seat ? "seat " + m.seat : "a player") +
-                     " from table " + m.from + " to table " + m.to));
+// A move the floor asked for: POST it, then show the room as it is now (or why not).
+async function ask(path, body) {
+  const note = document.getElementById("moves-note");
+  try {
+    const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                 body: JSON.stringify(body)});
+    const answer = await r.json();
+    note.textContent = r.ok ? "" : "Refused: " + answer.error;
+  } catch (e) {
+    note.textContent = "room server unreachable: " + e.message;
   }
-  if (!tour.moves.length) s.appendChild(el("div", {class: "balanced"}, "Tables balanced"));
+  poll();
+}
+
+function button(text, cls, label, action) {
+  const b = el("button", {type: "button", class: cls, "aria-label": label}, text);
+  b.addEventListener("click", () => { b.disabled = true; action(); });
+  return b;
+}
+
+function moveText(m) {
+  return "Seat " + m.seat + " of table " + m.from + " \u2192 seat " + m.target + " of table " + m.to;
+}
+
+function movePhase(m) {
+  if (m.phase === "moving") return "in progress: the seat is kept for him";
+  if (m.phase === "seated") return "in progress: seated, leaving table " + m.from;
+  return "done";
+}
+
+function tournament(tour, moves, control) {
+  const s = document.getElementById("tournament");
+  if (!tour && !moves.length) { s.hidden = true; return; }
+  s.hidden = false;
+  s.replaceChildren();
+  if (tour) {
+    s.appendChild(el("h2", {}, "Tournament: " + tour.players + " players at " +
+                     tour.sizes.length + " tables"));
+    s.appendChild(el("div", {class: "sizes"},
+                     tour.sizes.map(x => "Table " + x.name + ": " + x.players).join(" · ")));
+    if (tour["break"]) s.appendChild(el("div", {class: "move"}, "Break table " + tour["break"]));
+    for (const m of tour.moves) {
+      const text = "Move " + (m.seat ? "seat " + m.seat : "a player") + " from table " + m.from +
+        " to table " + m.to;
+      const row = el("div", {class: "proposal"});
+      row.appendChild(el("span", {class: "move"}, text));
+      if (control && m.seat) {
+        row.appendChild(button("Start", "start", "Start: " + text,
+                               () => ask("moves/start", {from: m.from, seat: m.seat, to: m.to})));
+      }
+      s.appendChild(row);
+    }
+    if (!tour.moves.length) s.appendChild(el("div", {class: "balanced"}, "Tables balanced"));
+  }
+  if (moves.length) {
+    s.appendChild(el("h3", {}, "Moves"));
+    for (const m of moves) {
+      const row = el("div", {class: "moving " + (m.state === "done" ? "done" : "going"),
+                             "data-move": m.id});
+      row.appendChild(el("span", {class: "way"}, moveText(m)));
+      row.appendChild(el("span", {class: "phase"}, movePhase(m)));
+      if (control && m.phase === "moving") {
+        row.appendChild(button("Cancel", "cancel", "Cancel: " + moveText(m),
+                               () => ask("moves/cancel", {id: m.id})));
+      }
+      s.appendChild(row);
+    }
+  }
+  s.appendChild(el("div", {id: "moves-note", role: "status"}, note));
 }
 
 function draw() {
@@ -177,8 +236,10 @@ function draw() {
     plural(last.tables.length, "table", "tables"), last.online + " online",
     plural(last.players, "player", "players"), plural(last.open, "open seat", "open seats")]));
   document.getElementById("tables").replaceChildren(...last.tables.map(t => card(t, elapsed)));
-  tournament(last.tournament);
-  handForHand(last.handforhand);
+  const old = document.getElementById("moves-note");
+  if (old) note = old.textContent;
+  tournament(last.tournament, last.moves || [], last.control);
+  handForHand(last.handforhand, last.control);
 }
 
 async function poll() {
