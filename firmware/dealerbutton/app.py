@@ -12,31 +12,19 @@ with the flash goes out, then what the flash covers changes under it, the events
 written and the table is saved, between frames (AfterFlash). A deal waits for that frame
 too, once it is known to be allowed.
 
-The floor's marks during a move between tables (`reserve N`, `release N`: a seat kept for
-a player coming, a player about to go) are the app's, not the table's: shown and reported,
-never saved, never undone, each one gone as soon as the table makes it moot (the kept seat
-taken, the player gone).
+The floor's marks during a move between tables (`reserve N`, `release N`) are the device's,
+not the table's: floormarks.py.
 """
 
-from dealerbutton import VERSION, protocol
+from dealerbutton import VERSION, protocol, tablelook
 from dealerbutton import ring as ringmod
+from dealerbutton.floormarks import FloorMarks
 from dealerbutton.history import History
 from dealerbutton.panel import Panel
 from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
 from dealerbutton.words import MARKS
-
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
-# The floor's marks on a seat, by their number in words.MARKS.
-_NO_MARK = const(0)
-_RESERVED = const(1)   # an empty seat kept for a player moving in
-_MOVING = const(2)     # a seated player about to move out
 
 # The table events, each a call on the Table with the event's seat and option.
 TABLE_EVENTS = {
@@ -119,7 +107,7 @@ class App:
         self.table_clock = None
         self.hand_for_hand = None   # a handforhand.HandForHand, from the first `handforhand`
         self.statuses = [None] + [self.table.status(s) for s in range(1, seats + 1)]
-        self.marks = bytearray(seats + 1)   # each seat's mark (words.MARKS), in RAM only
+        self.marks = FloorMarks(seats)   # the floor's marks, in RAM only
         self.kill_shown = self.table.kill_mark   # the kill mark the events have told
         self.protocol = protocol.Protocol(self.command, write)
         self.save_due = False
@@ -196,20 +184,13 @@ class App:
     # ---- the floor's marks ---------------------------------------------------------------
 
     def mark(self, seat, reserve):
-        """`reserve N` (reserve: True) or `release N`: the seat's mark set (reserved on an
-        empty seat, moving on a player) or cleared, its event written; the reply."""
+        """`reserve N` (reserve: True) or `release N`: the seat's mark set or cleared, its
+        event written; the reply."""
         self.finish_press()
-        had = self.marks[seat]
-        if not reserve:
-            if had == _NO_MARK:
-                return "err rule seat %d has no mark: nothing to release" % seat
-            mark = _NO_MARK
-        elif had != _NO_MARK:
-            return "err rule seat %d is %s already: release it first" % (seat, MARKS[had])
-        else:
-            mark = _RESERVED if self.table.status(seat) == "empty" else _MOVING
-        self.marks[seat] = mark
-        self.write("* seat %d %s" % (seat, MARKS[mark]))
+        refused, word = self.marks.change(seat, reserve, self.table.status(seat))
+        if refused:
+            return refused
+        self.write("* seat %d %s" % (seat, word))
         self.show_table()
         self.render_due = True
         return "ok"
@@ -304,10 +285,8 @@ class App:
             if status != self.statuses[s]:
                 self.statuses[s] = status
                 self.write("* seat %d %s" % (s, status))
-                mark = self.marks[s]
-                if mark != _NO_MARK and (mark == _RESERVED) != (status == "empty"):
-                    self.marks[s] = _NO_MARK
-                    self.write("* seat %d %s" % (s, MARKS[_NO_MARK]))
+                if self.marks.drop_if_moot(s, status):
+                    self.write("* seat %d %s" % (s, MARKS[0]))
         if t.kill_mark != self.kill_shown:
             self.kill_shown = t.kill_mark
             self.write("* kill %s" % _kill_text(t.kill_mark))
@@ -316,39 +295,8 @@ class App:
             self.write("* hand " + protocol.hand_json(t.hand))
 
     def show_table(self):
-        """The ring shows the table: each seat's status (or its mark, while it holds), the
-        seat of each role."""
-        t = self.table
-        ring = self.ring
-        status = ring.status
-        marks = self.marks
-        for s in range(1, t.seats + 1):
-            st = t.status(s)
-            if marks[s] != _NO_MARK and (marks[s] == _RESERVED) == (st == "empty"):
-                status[s] = ringmod.RESERVED if marks[s] == _RESERVED else ringmod.MOVING
-            elif st == "waiting":
-                choice = t.choice(s)
-                if choice is None:
-                    choice = "wait" if t.owes(s) == (0, 0) else "post"
-                status[s] = ringmod.WAIT_POST if choice == "post" else ringmod.WAIT_BB
-            elif st == "active":
-                status[s] = ringmod.ACTIVE
-            else:
-                status[s] = ringmod.AWAY if st == "away" else ringmod.EMPTY
-        h = t.hand
-        if h is None:
-            ring.button = ring.sb = ring.bb = ring.first_to_act = 0
-        else:
-            ring.button = h.button
-            ring.sb = h.sb or 0   # (None: no small blind this hand)
-            ring.bb = h.bb
-            ring.first_to_act = h.first_to_act or 0
-        # The kill marked for the next hand, else the one posted in this hand.
-        mark = t.kill_mark
-        if mark is not None:
-            ring.kill = mark[0]
-        else:
-            ring.kill = (h.kill or 0) if h is not None else 0
+        """The ring shows the table (tablelook.py)."""
+        tablelook.show(self.ring, self.table, self.marks)
 
     # ---- the loop ----------------------------------------------------------------------
     # (tick() keeps to a few local names: a function with more than about 11 locals and
