@@ -174,13 +174,6 @@ class App:
         """The `config` command."""
         return self.config_text
 
-    def switch_hand_for_hand(self, on):
-        """The `handforhand on|off` command (handforhand.py, loaded the first time)."""
-        if self.hand_for_hand is None:
-            from dealerbutton.handforhand import HandForHand
-            self.hand_for_hand = HandForHand(self)
-        return self.hand_for_hand.switch(on)
-
     # ---- the floor's marks ---------------------------------------------------------------
 
     def mark(self, seat, reserve):

@@ -2,12 +2,20 @@
 next-hand button's short press says "our hand is over" instead of dealing, and the table
 waits for the room's `deal`, which every table gets at once.
 
-The App makes a HandForHand at the first `handforhand` command: a table that never plays
+A HandForHand is made at the first `handforhand` command (switch()): a table that never plays
 hand-for-hand never loads this module. Nothing of it is saved: a table that restarts plays
 as usual until the room sends the mode again.
 """
 
 from dealerbutton import ring as ringmod
+
+
+def switch(app, on):
+    """The `handforhand on|off` command: the app's HandForHand (made the first time) switched;
+    the reply."""
+    if app.hand_for_hand is None:
+        app.hand_for_hand = HandForHand(app)
+    return app.hand_for_hand.switch(on)
 
 
 class HandForHand:

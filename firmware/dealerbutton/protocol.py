@@ -269,7 +269,8 @@ def level_json(level):
 def _hand_for_hand(app, args):
     if len(args) != 1 or args[0].lower() not in ("on", "off"):
         return None
-    return app.switch_hand_for_hand(args[0].lower() == "on")
+    from dealerbutton.handforhand import switch  # (loaded the first time it is asked)
+    return switch(app, args[0].lower() == "on")
 
 
 def _clock(app, args):
