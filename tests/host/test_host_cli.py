@@ -133,6 +133,8 @@ def bad_values(tmp):
                              (["--http", "nohost"] + BROKER, 2)],
         ("room", "--wait"): [(["--terminal", "--once", "--wait", "-3"] + BROKER, 2),
                              (["--wait", "x"] + BROKER, 2)],
+        ("room", "--hand-for-hand"): [(["--hand-for-hand", "maybe"] + BROKER, 2),
+                                      (["--once", "--hand-for-hand", "on"] + BROKER, 2)],
     }
 
 
