@@ -29,8 +29,7 @@ import digitalio
 import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
-import dealerbutton
-from dealerbutton import strip_cp
+from dealerbutton import config, strip_cp
 from dealerbutton.app import App
 from dealerbutton.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
@@ -159,7 +158,6 @@ class Bank:
 
 def load_config(path=None, quiet=False):
     """(config, errors) from config.json; a missing file means the defaults."""
-    from dealerbutton import config
     path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
@@ -187,7 +185,6 @@ def seat_pins(cfg):
 def next_button_held(samples=5):
     """True when the next-hand button is held (read over ~50 ms, all low). The pin is
     released afterwards, so the app can claim it."""
-    from dealerbutton import config
     try:
         cfg, errors = load_config(quiet=True)
         n = cfg["pins"]["next"]
@@ -369,8 +366,7 @@ def run(loops=None):
     if not errors:
         flash.check()
     if errors:   # config.json refused
-        from dealerbutton.config import message
-        print("dealerbutton: " + message(errors))
+        print("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
     elif flash.damage is not None:   # not the files deploy made: no table, the way out
@@ -384,7 +380,6 @@ def run(loops=None):
         app.panel.rest_ms = REST_MS
         if flash.readonly:
             _write("* error " + READONLY)
-        dealerbutton.unload()   # (what only the start needed)
         wdt = start_watchdog()   # the try follows at once: Ctrl-C from here on stops it
     try:
         while loops is None or n < loops:
