@@ -6,14 +6,12 @@ the page's POST /handforhand and the terminal's lines."""
 import json
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 
 import pytest
 from dealerbutton_host.room import handforhand, view
 from dealerbutton_host.room.handforhand import Floor, HandForHand
-from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
 
 CLOCK = {"level": 5, "sb": 150, "bb": 300, "ante": 300, "ms_left": 600000, "running": True}
@@ -142,22 +140,6 @@ def test_the_floor_publishes_the_tables_commands():
     assert sent == [("1", "deal"), ("2", "deal")]
 
 
-@pytest.fixture
-def served():
-    servers = []
-
-    def serve(model, floor, control=True):
-        server = make_server(model, "127.0.0.1:0", control=control, floor=floor)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return "http://127.0.0.1:%d" % server.server_address[1]
-
-    yield serve
-    for s in servers:
-        s.shutdown()
-        s.server_close()
-
-
 def post(url, body, kind="application/json", origin=None):
     req = urllib.request.Request(url + "/handforhand", data=body, method="POST",
                                  headers={"Content-Type": kind})
@@ -174,7 +156,7 @@ def test_the_page_switches_it_with_a_json_post_from_itself(served):
     m, _ = room(("1", None, True))
     sent = []
     floor = Floor(m, lambda table, line: sent.append(line))
-    url = served(m, floor)
+    url = served(m, floor=floor)
     with urllib.request.urlopen(url + "/room.json", timeout=5) as r:
         summary = json.loads(r.read())
     assert summary["handforhand"]["mode"] is None and summary["control"] is True
@@ -191,13 +173,13 @@ def test_the_page_switches_it_with_a_json_post_from_itself(served):
 def test_a_read_only_room_switches_nothing(served):
     m, _ = room(("1", None, True))
     sent = []
-    url = served(m, Floor(m, lambda table, line: sent.append(line)), control=False)
+    url = served(m, floor=Floor(m, lambda table, line: sent.append(line)), control=False)
     assert post(url, b'{"on": true}')[0] == 403 and sent == []
 
 
 def test_without_a_floor_there_is_no_button(served):
     m, _ = room(("1", None, True))
-    url = served(m, None)
+    url = served(m, floor=None)
     assert post(url, b'{"on": true}')[0] == 404
     with urllib.request.urlopen(url + "/room.json", timeout=5) as r:
         assert "handforhand" not in json.loads(r.read())

@@ -4,7 +4,6 @@ the marks sent and re-sent, the move done when the player sits, cancelled, refus
 going away and coming back; the terminal's keys and the page's POSTs."""
 
 import json
-import threading
 import urllib.error
 import urllib.request
 
@@ -13,19 +12,10 @@ from dealerbutton_host.room import moves as M
 from dealerbutton_host.room import view
 from dealerbutton_host.room.bridge import TableBridge
 from dealerbutton_host.room.model import RoomModel
-from dealerbutton_host.room.server import make_server
 from dealerbutton_host.sim.table import SimTable
+from test_room import GLYPHS, Clock
 
 CLOCK = {"level": 1, "sb": 10, "bb": 20, "ante": 0, "ms_left": 600000, "running": True}
-GLYPHS = {"active": "#", "away": "a", "waiting": "w", "empty": "."}
-
-
-class Clock:
-    def __init__(self):
-        self.t = 100.0
-
-    def __call__(self):
-        return self.t
 
 
 class Room:
@@ -315,22 +305,6 @@ def test_the_terminal_numbers_the_moves_and_its_keys_start_and_cancel_them():
     plain = view.render_text(model.summary(), GLYPHS)
     assert "  move seat 4 from table 1 to table 3" in plain and not any(
         "keys:" in line for line in plain)
-
-
-@pytest.fixture
-def served():
-    servers = []
-
-    def serve(model, control=True):
-        server = make_server(model, "127.0.0.1:0", control=control)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return "http://127.0.0.1:%d" % server.server_address[1]
-
-    yield serve
-    for s in servers:
-        s.shutdown()
-        s.server_close()
 
 
 def post(url, body, kind="application/json", origin=None):
