@@ -16,7 +16,7 @@ The floor's marks during a move between tables (`reserve N`, `release N`) are th
 not the table's: floormarks.py.
 """
 
-from dealerbutton import VERSION, config, protocol, startup, tablelook
+from dealerbutton import VERSION, protocol, tablelook
 from dealerbutton import ring as ringmod
 from dealerbutton.floormarks import FloorMarks
 from dealerbutton.history import History
@@ -81,6 +81,9 @@ class App:
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
         0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
         (pressed() -> a bit per pin; default: Pins, one pin after the other)."""
+        # config.py and startup.py are needed only here, at the start (the board unloads
+        # them then: dealerbutton.unload): the `config` command's reply is written now.
+        from dealerbutton import config, startup
         self.cfg = cfg
         self.config_text = config.to_json(cfg)
         self.version = VERSION

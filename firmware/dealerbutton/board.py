@@ -17,7 +17,8 @@ import time
 
 import machine
 
-from dealerbutton import config, store
+import dealerbutton
+from dealerbutton import store
 from dealerbutton.app import App
 from dealerbutton.panel import Pins
 from dealerbutton.strip import NeoPixelStrip
@@ -44,6 +45,7 @@ except AttributeError:  # CPython, where the tests run this module with fake pin
 
 def load_config(path=None):
     """(config, errors) from config.json; a missing file means the defaults."""
+    from dealerbutton import config
     path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
@@ -116,6 +118,7 @@ def safe_boot_requested(samples=5, gap_ms=10):
         cfg, errors = load_config(None)
         gpio = cfg["pins"]["next"]
     except Exception:  # noqa: BLE001 - the escape must work whatever the config says
+        from dealerbutton import config
         gpio = config.DEFAULTS["pins"]["next"]
     pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
     sleep_ms(2)   # let the pull-up charge the line
@@ -162,6 +165,7 @@ def start():
     wdt = None
     net = None
     if errors:   # the refused-config mode
+        from dealerbutton import config
         _write("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
@@ -255,6 +259,7 @@ def run(loops=None, console=None):
     console = console or Console()
     try:
         app, wdt, net = start()
+        dealerbutton.unload()   # (what only the start needed)
         console.own()
     except KeyboardInterrupt:
         # Ctrl-C while the app starts (a host deploying as the board boots): the watchdog

@@ -29,7 +29,8 @@ import digitalio
 import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
-from dealerbutton import config, strip_cp
+import dealerbutton
+from dealerbutton import strip_cp
 from dealerbutton.app import App
 from dealerbutton.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
@@ -158,6 +159,7 @@ class Bank:
 
 def load_config(path=None, quiet=False):
     """(config, errors) from config.json; a missing file means the defaults."""
+    from dealerbutton import config
     path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
@@ -185,6 +187,7 @@ def seat_pins(cfg):
 def next_button_held(samples=5):
     """True when the next-hand button is held (read over ~50 ms, all low). The pin is
     released afterwards, so the app can claim it."""
+    from dealerbutton import config
     try:
         cfg, errors = load_config(quiet=True)
         n = cfg["pins"]["next"]
@@ -366,7 +369,8 @@ def run(loops=None):
     if not errors:
         flash.check()
     if errors:   # config.json refused
-        print("dealerbutton: " + config.message(errors))
+        from dealerbutton.config import message
+        print("dealerbutton: " + message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
     elif flash.damage is not None:   # not the files deploy made: no table, the way out
@@ -380,6 +384,7 @@ def run(loops=None):
         app.panel.rest_ms = REST_MS
         if flash.readonly:
             _write("* error " + READONLY)
+        dealerbutton.unload()   # (what only the start needed)
         wdt = start_watchdog()   # the try follows at once: Ctrl-C from here on stops it
     try:
         while loops is None or n < loops:

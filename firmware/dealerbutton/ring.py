@@ -59,7 +59,7 @@ from dealerbutton.seatlook import (  # noqa: F401
     RESERVED,
     WAIT_BB,
     WAIT_POST,
-    draw_seat,
+    SeatLook,
 )
 
 # Modes.
@@ -128,7 +128,8 @@ class Ring:
         self._fit_brightness = -1
         self._refit = True
         self._canvas = Canvas(leds, seats, self.offset, self.reverse, palette, order)
-        self._steady = SteadyPicture(self._canvas, seats)
+        self._look = SeatLook(self._canvas)
+        self._steady = SteadyPicture(self._canvas, seats, self._look)
         self._overlays = Overlays(self._canvas, self._steady, self.buf)
 
     # -- configuration (not on the frame path) --------------------------------------
@@ -180,8 +181,11 @@ class Ring:
 
     # -- the frame ------------------------------------------------------------------
     def render(self, now_ms):
-        """The frame of now_ms in buf (returned too), its estimated current in ma."""
-        level = self.brightness
+        """The frame of now_ms in buf (returned too), its estimated current in ma.
+
+        Every step is a method of few names: MicroPython puts the frame of a call whose
+        names and stack pass 11 words on the heap, and this runs 40 times a second."""
+        level = self.brightness   # (0..255, at most the level that fits the budget)
         if level > 255:
             level = 255
         elif level < 0:
@@ -191,6 +195,18 @@ class Ring:
             self._refit = True
         if level > self._fit:
             level = self._fit
+        total = self._steady_frame(now_ms, level)
+        if self.mode != ERROR:
+            total = self._moving(now_ms, level, total)
+        passing = self._holding or self._overlays.flash_seat >= 0  # a press's light, soon gone
+        if passing:
+            total = self._press_light(now_ms, level, total)
+        self._fit_current(level, total, passing)
+        return self.buf
+
+    def _steady_frame(self, now_ms, level):
+        """buf: the steady picture's half of now_ms (the blinks' on or off half); returns
+        its byte sum."""
         steady = self._steady
         if self.mode == ERROR:
             half = steady.error_now(now_ms, level)
@@ -199,21 +215,31 @@ class Ring:
         if steady.changed:
             steady.changed = False
             self._refit = True
-        base = steady.bases[half]
-        self._view[0:len(base)] = base
-        total = steady.sums[half]
+        self._view[0:self.leds * 3] = steady.bases[half]
+        return steady.sums[half]
+
+    def _moving(self, now_ms, level, total):
+        """What moves drawn over the steady picture, whose byte sum is total: the seat that
+        acts first (it breathes), the draw's chase, the clock's signal, hand-for-hand's
+        wait; returns the new sum."""
+        if self.first_to_act:
+            total += self._first_to_act(now_ms, level)
+        if self.mode == DRAW:
+            total += self._overlays.chase(now_ms, level)
+        if self.clock != CLOCK_NONE:
+            total = self._overlays.clock(self, now_ms, level, total)
+        if self.mode == WAITING:
+            total = self._overlays.waiting(now_ms, level)
+        return total
+
+    def _first_to_act(self, now_ms, level):
+        """The seat that acts first, breathing; returns the sum of the bytes drawn."""
+        return self._look.draw(self, self.first_to_act, now_ms, level, self.buf)
+
+    def _press_light(self, now_ms, level, total):
+        """The held seats' glow and a press's flash over the frame, whose byte sum is total;
+        returns the new sum."""
         moving = self._overlays
-        if self.mode != ERROR:
-            if self.first_to_act:  # (it breathes: drawn every frame)
-                total += draw_seat(self, self._canvas, self.first_to_act, now_ms, level,
-                                   self.buf)
-            if self.mode == DRAW:
-                total += moving.chase(now_ms, level)
-            if self.clock != CLOCK_NONE:
-                total = moving.clock(self, now_ms, level, total)
-            if self.mode == WAITING:
-                total = moving.waiting(now_ms, level)
-        passing = self._holding or moving.flash_seat >= 0  # a press's light, soon gone
         if self._holding:
             held = self.held
             for seat in range(1, self.seats + 1):
@@ -222,13 +248,18 @@ class Ring:
         if moving.flash_seat >= 0:
             total += moving.flash(now_ms, level)
             self.flashing = moving.flash_seat >= 0
-        ma = total * 55 // 765 + self.leds  # the estimated current, from the byte sum
+        return total
+
+    def _fit_current(self, level, total, passing):
+        """ma: the frame's estimated current, from its byte sum total; the frame scaled down
+        when it is over the budget. The level of later frames follows the steady picture
+        (not a press's light, soon gone)."""
+        ma = total * 55 // 765 + self.leds
         if not passing:
             self._fit_level(level, total, ma > self.budget_ma)
         if ma > self.budget_ma:
             ma = self._limit(total)
         self.ma = ma
-        return self.buf
 
     def _fit_level(self, level, total, over):
         """The level later frames are drawn at: lowered to what this frame (drawn at level,

@@ -52,6 +52,11 @@ class Canvas:
         two roundings as scaling the drawn frame by the brightness afterwards)."""
         colour_of(self.rgb, self.pal, role, level, brightness)
 
+    def run(self, out, a, b):
+        """Logical LEDs a to b - 1 in the colour of rgb; returns what that adds to out's
+        byte sum."""
+        return paint_run(out, self.phys, a, b, self.rgb)
+
     def led(self, out, k):
         """Logical LED k in the colour of rgb; returns what that adds to out's byte sum."""
         return paint_run(out, self.phys, k, k + 1, self.rgb)

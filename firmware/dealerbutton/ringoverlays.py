@@ -90,47 +90,66 @@ class Overlays:
 
     def clock(self, ring, now_ms, brightness, total):
         """ring's clock signal on the LEDs no seat lights and over the whole frame, whose
-        byte sum is total; returns its new sum."""
-        canvas = self._canvas
-        buf = self._buf
-        phys = canvas.phys
-        rgb = canvas.rgb
-        free = self._steady.free
-        nfree = self._steady.nfree
-        signal = ring.clock
-        if signal == CLOCK_BREAK:
-            parts = ring.clock_parts
-            colour_of(rgb, canvas.pal, ROLE_DRAW, _LEVEL_CLOCK, brightness)
-            for i in range(nfree):
-                k = free[i]
-                if k < parts:
-                    total += paint_run(buf, phys, k, k + 1, rgb)
-            for k in range(parts, canvas.leds):
-                p = 3 * phys[k]
-                for j in range(p, p + 3):
-                    v = buf[j]
-                    if v:
-                        w = v * _CLOCK_BREAK_DIM >> 8
-                        buf[j] = w
-                        total += w - v
-            return total
-        if signal == CLOCK_COMING:
+        byte sum is total; returns its new sum. (Each step a method of few names, as
+        ring.render's.)"""
+        if ring.clock == CLOCK_BREAK:
+            return self._break_time(ring, brightness, total)
+        if ring.clock == CLOCK_COMING:
             t = now_ms % _CLOCK_BEAT_MS
-            lit = t < _CLOCK_BEAT_MS // 2
-            dip = t < _CLOCK_DIP_MS
-            role = ROLE_REFUSED
-        else:  # CLOCK_NEW
-            dip = now_ms % (2 * _CLOCK_NEW_MS) < _CLOCK_NEW_MS
-            lit = not dip
-            role = ROLE_OK
-        if lit:
-            colour_of(rgb, canvas.pal, role, _LEVEL_CLOCK, brightness)
-            for i in range(nfree):
-                k = free[i]
-                total += paint_run(buf, phys, k, k + 1, rgb)
-        if dip:
-            total = scale(buf, len(buf), _CLOCK_DIP)
+            if t < _CLOCK_BEAT_MS // 2:
+                self._canvas.colour(ROLE_REFUSED, _LEVEL_CLOCK, brightness)
+                total += self._light_free(self._steady.nfree)
+            if t < _CLOCK_DIP_MS:
+                total = scale(self._buf, len(self._buf), _CLOCK_DIP)
+            return total
+        # CLOCK_NEW: dim, then bright with the free LEDs lit
+        if now_ms % (2 * _CLOCK_NEW_MS) < _CLOCK_NEW_MS:
+            return scale(self._buf, len(self._buf), _CLOCK_DIP)
+        self._canvas.colour(ROLE_OK, _LEVEL_CLOCK, brightness)
+        return total + self._light_free(self._steady.nfree)
+
+    def _break_time(self, ring, brightness, total):
+        """A break: the free LEDs among the first clock_parts lit, the ring past them dimmed;
+        returns the frame's new byte sum."""
+        self._canvas.colour(ROLE_DRAW, _LEVEL_CLOCK, brightness)
+        total += self._light_free(self._free_below(ring.clock_parts))
+        return self._dim_from(ring.clock_parts, total)
+
+    def _free_below(self, parts):
+        """How many of the free LEDs (in logical order) come before LED parts."""
+        free = self._steady.free
+        n = 0
+        while n < self._steady.nfree and free[n] < parts:
+            n += 1
+        return n
+
+    def _light_free(self, n):
+        """The first n free LEDs in the canvas's colour; returns what that adds to the
+        frame's byte sum."""
+        total = 0
+        i = 0
+        while i < n:
+            total += self._canvas.led(self._buf, self._steady.free[i])
+            i += 1
         return total
+
+    def _dim_from(self, k, total):
+        """The frame, whose byte sum is total, dimmed to a third from logical LED k on;
+        returns its new sum."""
+        while k < self._canvas.leds:
+            total += self._dim_led(3 * self._canvas.phys[k])
+            k += 1
+        return total
+
+    def _dim_led(self, p):
+        """The LED whose bytes start at p, dimmed to a third; returns the change in the
+        frame's byte sum."""
+        buf = self._buf
+        before = buf[p] + buf[p + 1] + buf[p + 2]
+        buf[p] = buf[p] * _CLOCK_BREAK_DIM >> 8
+        buf[p + 1] = buf[p + 1] * _CLOCK_BREAK_DIM >> 8
+        buf[p + 2] = buf[p + 2] * _CLOCK_BREAK_DIM >> 8
+        return buf[p] + buf[p + 1] + buf[p + 2] - before
 
     def waiting(self, now_ms, brightness):
         """Hand-for-hand's wait over the whole frame: the ring dimmed to a third, one white

@@ -26,7 +26,6 @@ from dealerbutton.seatlook import (
     POST_ON_MS,
     RESERVED,
     WAIT_POST,
-    draw_seat,
 )
 
 # What bases were drawn for.
@@ -41,11 +40,13 @@ _LEVEL_ERROR = const(192)
 class SteadyPicture:
     """The steady picture of a ring drawn on canvas (see the module doc): bases and sums,
     and free[0:nfree], the logical LEDs no seat lights; changed: what it shows changed (not
-    just its level, or the error pattern's step) since the ring last cleared it."""
+    just its level, or the error pattern's step) since the ring last cleared it. look (a
+    seatlook.SeatLook on canvas) draws each seat."""
 
-    def __init__(self, canvas, seats):
+    def __init__(self, canvas, seats, look):
         leds = canvas.leds
         self._canvas = canvas
+        self._look = look
         self._seats = seats
         self.bases = (bytearray(3 * leds), bytearray(3 * leds))
         self.sums = [0, 0]
@@ -116,7 +117,7 @@ class SteadyPicture:
         self._note_drawn(ring)
         for seat in range(1, self._seats + 1):
             if seat != ring.first_to_act:
-                total += draw_seat(ring, self._canvas, seat, POST_ON_MS, level, base)
+                total += self._look.draw(ring, seat, POST_ON_MS, level, base)
         self.sums[0] = total
         self._drawn_what = _DRAWN_SEATS
         self._drawn_brightness = level
@@ -149,7 +150,7 @@ class SteadyPicture:
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
             total += paint_run(base, phys, start[seat - 1], start[seat], BLACK)
             if seat != ring.first_to_act:
-                total += draw_seat(ring, canvas, seat, POST_ON_MS, level, base)
+                total += self._look.draw(ring, seat, POST_ON_MS, level, base)
         again[0] = 0
         self.sums[0] = total
         self._seats_changed(ring, level)
@@ -182,7 +183,7 @@ class SteadyPicture:
             if ((look == WAIT_POST or look == RESERVED or look == MOVING or seat == ring.kill)
                     and seat != ring.first_to_act):
                 total += paint_run(off, phys, start[seat - 1], start[seat], BLACK)
-                total += draw_seat(ring, canvas, seat, POST_OFF_MS, level, off)
+                total += self._look.draw(ring, seat, POST_OFF_MS, level, off)
         self.sums[1] = total
         self._find_free(ring)
 

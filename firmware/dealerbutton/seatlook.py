@@ -64,115 +64,144 @@ _LEVEL_POST_OFF = const(40)
 _PULSE_MS = const(2000)  # first to act: one breath every 2 s ...
 _PULSE_LOW = const(40)  # ... between this level and full
 
-# What the seat being drawn shows, up to seven things: each one's palette role and level.
-_thing_role = bytearray(7)
-_thing_level = bytearray(7)
+class SeatLook:
+    """Draws what one seat shows onto its arc of a frame (canvas's LEDs): its things in
+    priority order, each a palette role at a level, sharing the arc's LEDs.
+
+    Every step is a method of few names: MicroPython puts the frame of a call whose names
+    and stack pass 11 words on the heap, and the seat that acts first is drawn 40 times a
+    second. What a step hands the next one is kept here instead."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.n = 0                   # how many things the seat being drawn shows ...
+        self.role = bytearray(7)     # ... each one's palette role ...
+        self.level = bytearray(7)    # ... and level (0..255)
+        self._blinking = 0           # the level of what blinks, at the time being drawn
+        self._out = None             # the frame being drawn into, its brightness, ...
+        self._brightness = 0
+        self._k = 0                  # ... the next LED to paint ...
+        self._each = 0               # ... how many LEDs each thing gets, one more for
+        self._more = 0               # the first _more of them
+
+    def draw(self, ring, seat, now_ms, brightness, out):
+        """Draws what seat shows at now_ms, by ring's statuses and roles, onto its arc in
+        out, which must be dark there; returns the sum of the bytes drawn."""
+        self._blinking = _blink(now_ms)
+        self.find(ring, seat)
+        if self.n == 0:
+            return 0
+        if seat == ring.first_to_act:
+            self._breathe(now_ms)
+        return self._paint(seat, brightness, out)
+
+    def find(self, ring, seat):
+        """What seat shows, in priority order, into role and level (n of them); the blinking
+        ones at the level draw() found for its time."""
+        status = ring.status[seat]
+        role = self.role
+        level = self.level
+        n = 0
+        if seat == ring.button:
+            role[n] = ROLE_BUTTON
+            level[n] = (_LEVEL_DEAD if status == EMPTY or status == AWAY or status == RESERVED
+                        else _LEVEL_ROLE)
+            n += 1
+        if seat == ring.bb:
+            role[n] = ROLE_BB
+            level[n] = _LEVEL_ROLE
+            n += 1
+        if seat == ring.sb:
+            role[n] = ROLE_SB
+            level[n] = _LEVEL_ROLE
+            n += 1
+        if seat == ring.kill:
+            role[n] = ROLE_KILL
+            level[n] = self._blinking
+            n += 1
+        if seat == ring.first_to_act:
+            role[n] = ROLE_FIRST
+            level[n] = _LEVEL_ROLE
+            n += 1
+        self.n = n
+        if status == AWAY:
+            self._put(ROLE_AWAY, _LEVEL_AWAY)
+        elif status == WAIT_BB:
+            self._put(ROLE_WAIT_BB, _LEVEL_WAIT)
+        elif status == WAIT_POST:
+            self._put(ROLE_WAIT_POST, self._blinking)
+        elif status == ACTIVE and n == 0:
+            self._put(ROLE_ACTIVE, _LEVEL_ACTIVE)
+        elif status == RESERVED or status == MOVING:
+            self._mark(ROLE_RESERVED if status == RESERVED else ROLE_MOVING)
+
+    def _put(self, role, level):
+        """One more thing the seat shows."""
+        self.role[self.n] = role
+        self.level[self.n] = level
+        self.n += 1
+
+    def _mark(self, mark):
+        """The floor's mark and white, in one order in the first half second, the other in
+        the next."""
+        if self._blinking == _LEVEL_POST_ON:
+            self._put(mark, _LEVEL_ROLE)
+            self._put(ROLE_ACTIVE, _LEVEL_ROLE)
+        else:
+            self._put(ROLE_ACTIVE, _LEVEL_ROLE)
+            self._put(mark, _LEVEL_ROLE)
+
+    def _breathe(self, now_ms):
+        """The things' levels scaled by the breath of first to act: a triangle wave between
+        _PULSE_LOW and full."""
+        half = _PULSE_MS // 2
+        t = now_ms % _PULSE_MS
+        if t >= half:
+            t = _PULSE_MS - t
+        t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
+        level = self.level
+        for j in range(self.n):
+            level[j] = level[j] * t // 255
+
+    def _paint(self, seat, brightness, out):
+        """The things painted onto seat's arc, sharing its LEDs (the first ones win when
+        there are fewer LEDs than things); returns the sum of the bytes drawn."""
+        self._out = out
+        self._brightness = brightness
+        n = self._share(seat)
+        total = 0
+        j = 0
+        while j < n:   # (a for loop's iterator takes 4 words of the frame)
+            total += self._paint_thing(j)
+            j += 1
+        return total
+
+    def _share(self, seat):
+        """Shares seat's arc out among its things (an arc of 4 LEDs or more keeps its last
+        one dark, a gap before the next seat); returns how many things get LEDs."""
+        start = self.canvas.start
+        self._k = start[seat - 1]
+        size = start[seat] - self._k
+        if size >= 4:
+            size -= 1
+        if self.n > size:   # one LED each for the first ones
+            self._each = 1
+            self._more = 0
+            return size
+        self._each = size // self.n
+        self._more = size % self.n
+        return self.n
+
+    def _paint_thing(self, j):
+        """Thing j on the next LEDs of the arc; returns what it adds to the frame's sum
+        (the frame is dark there)."""
+        canvas = self.canvas
+        colour_of(canvas.rgb, canvas.pal, self.role[j], self.level[j], self._brightness)
+        k = self._k
+        self._k = k + self._each + (1 if j < self._more else 0)
+        return paint_run(self._out, canvas.phys, k, self._k, canvas.rgb)
 
 
-def draw_seat(ring, canvas, seat, now_ms, brightness, out):
-    """Draws what seat shows at now_ms, by ring's statuses and roles, onto its arc in out,
-    which must be dark there; returns the sum of the bytes drawn."""
-    n = _things(ring, seat, now_ms)
-    if n == 0:
-        return 0
-    if seat == ring.first_to_act:
-        _breathe(n, now_ms)
-    return _paint_things(canvas, seat, n, brightness, out)
-
-
-def _things(ring, seat, now_ms):
-    """What seat shows, in priority order, into _thing_role and _thing_level: how many."""
-    status = ring.status[seat]
-    role = _thing_role
-    level = _thing_level
-    on = now_ms % POST_BLINK_MS < POST_OFF_MS
-    blink = _LEVEL_POST_ON if on else _LEVEL_POST_OFF
-    n = 0
-    if seat == ring.button:
-        role[n] = ROLE_BUTTON
-        level[n] = (_LEVEL_DEAD if status == EMPTY or status == AWAY or status == RESERVED
-                    else _LEVEL_ROLE)
-        n += 1
-    if seat == ring.bb:
-        role[n] = ROLE_BB
-        level[n] = _LEVEL_ROLE
-        n += 1
-    if seat == ring.sb:
-        role[n] = ROLE_SB
-        level[n] = _LEVEL_ROLE
-        n += 1
-    if seat == ring.kill:
-        role[n] = ROLE_KILL
-        level[n] = blink
-        n += 1
-    if seat == ring.first_to_act:
-        role[n] = ROLE_FIRST
-        level[n] = _LEVEL_ROLE
-        n += 1
-    if status == AWAY:
-        role[n] = ROLE_AWAY
-        level[n] = _LEVEL_AWAY
-        n += 1
-    elif status == WAIT_BB:
-        role[n] = ROLE_WAIT_BB
-        level[n] = _LEVEL_WAIT
-        n += 1
-    elif status == WAIT_POST:
-        role[n] = ROLE_WAIT_POST
-        level[n] = blink
-        n += 1
-    elif status == ACTIVE and n == 0:
-        role[n] = ROLE_ACTIVE
-        level[n] = _LEVEL_ACTIVE
-        n += 1
-    elif status == RESERVED or status == MOVING:
-        # The mark and white, in one order in the first half second, the other in the next.
-        mark = ROLE_RESERVED if status == RESERVED else ROLE_MOVING
-        role[n] = mark if on else ROLE_ACTIVE
-        role[n + 1] = ROLE_ACTIVE if on else mark
-        level[n] = level[n + 1] = _LEVEL_ROLE
-        n += 2
-    return n
-
-
-def _breathe(n, now_ms):
-    """The first n things' levels scaled by the breath of first to act: a triangle wave
-    between _PULSE_LOW and full."""
-    half = _PULSE_MS // 2
-    t = now_ms % _PULSE_MS
-    if t >= half:
-        t = _PULSE_MS - t
-    t = _PULSE_LOW + (255 - _PULSE_LOW) * t // half  # the pulse's level
-    level = _thing_level
-    for j in range(n):
-        level[j] = level[j] * t // 255
-
-
-def _paint_things(canvas, seat, n, brightness, out):
-    """The first n things painted onto seat's arc, sharing its LEDs (the first ones win
-    when there are fewer LEDs than things); returns the sum of the bytes drawn."""
-    start = canvas.start[seat - 1]
-    size = canvas.start[seat] - start
-    if size >= 4:
-        size -= 1  # a dark gap before the next seat
-    phys = canvas.phys
-    pal = canvas.pal
-    rgb = canvas.rgb
-    role = _thing_role
-    level = _thing_level
-    total = 0
-    k = start
-    if n > size:
-        n = size  # one LED each for the first ones
-        q = 1
-        r = 0
-    else:
-        q = size // n  # LEDs per thing, one more for the first r of them
-        r = size % n
-    for j in range(n):
-        colour_of(rgb, pal, role[j], level[j], brightness)
-        end = k + q + 1 if j < r else k + q
-        # out is dark on the arc: the change in its sum is what the thing adds.
-        total += paint_run(out, phys, k, end, rgb)
-        k = end
-    return total
+def _blink(now_ms):
+    """The level of a blinking thing (a post owed, a kill) at now_ms."""
+    return _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF

@@ -54,8 +54,10 @@ class PioNeoPixel:
                                     sideset_base=Pin(gpio))
         self._sm.active(1)
         self._dma = rp2.DMA()
-        self._ctrl = self._dma.pack_ctrl(size=0, inc_write=False,
-                                         treq_sel=DREQ_PIO0_TX0 + state_machine)
+        self._count = len(self._out)
+        self._dma.config(read=self._out, write=self._sm, count=self._count,
+                         ctrl=self._dma.pack_ctrl(size=0, inc_write=False,
+                                                  treq_sel=DREQ_PIO0_TX0 + state_machine))
         self._free_at = ticks_us()  # when the last frame is out and latched
 
     def write(self):
@@ -66,6 +68,10 @@ class PioNeoPixel:
         # the restart as the end of the last frame).
         self._sm.restart()
         self._copy[:] = self.buf
-        self._dma.config(read=self._out, write=self._sm, count=len(self._out), ctrl=self._ctrl,
-                         trigger=True)
-        self._free_at = ticks_add(ticks_us(), len(self._out) * BYTE_US + LATCH_US)
+        # The channel as __init__ set it up, from the frame's first byte again: its own
+        # registers (DMA.config's five keywords would make a call frame on the heap).
+        dma = self._dma
+        dma.read = self._out
+        dma.count = self._count
+        dma.active(1)
+        self._free_at = ticks_add(ticks_us(), self._count * BYTE_US + LATCH_US)

@@ -306,3 +306,26 @@ def test_a_bad_network_block_is_refused_like_any_other_field(tmp_path):
                       "'-'; network.port: a number 0..65535 (0: 1883, or 8883 with tls)"), out
     assert out[-1] == "wdt 0"
 
+
+def test_what_only_the_start_needs_leaves_the_heap_and_config_still_answers(tmp_path):
+    # config.json's checks and the restoring of the table are not kept once the app runs:
+    # the collector scans that much less at every pause.
+    body = """
+import gc
+from dealerbutton import app as appmod
+board.run(loops=5)
+print("gone", [m for m in ("config", "strictjson", "startup")
+               if "dealerbutton." + m in sys.modules or hasattr(sys.modules["dealerbutton"], m)])
+gc.collect()
+after = gc.mem_alloc()
+from dealerbutton import config, startup
+gc.collect()
+print("weight", gc.mem_alloc() - after)
+"""
+    p = run_board(tmp_path, body, config={"seats": 4, "stakes": [5, 10]},
+                  stdin="sit 1\nconfig\n")
+    out = lines(p)
+    assert "gone []" in out, out
+    assert any(x.startswith('ok {"seats":4,') and '"stakes":[5,10]' in x for x in out), out
+    weight = int([x for x in out if x.startswith("weight ")][0].split()[1])
+    assert weight > 8000, weight   # what their code weighs, freed
