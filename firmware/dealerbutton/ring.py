@@ -201,7 +201,12 @@ class Ring:
         passing = self._holding or self._overlays.flash_seat >= 0  # a press's light, soon gone
         if passing:
             total = self._press_light(now_ms, level, total)
-        self._fit_current(level, total, passing)
+        ma = total * 55 // 765 + self.leds  # the estimated current, from the byte sum
+        if not passing:   # (the level of later frames follows the steady picture)
+            self._fit_level(level, total, ma)
+        if ma > self.budget_ma:
+            ma = self._limit(total)
+        self.ma = ma
         return self.buf
 
     def _steady_frame(self, now_ms, level):
@@ -250,26 +255,16 @@ class Ring:
             self.flashing = moving.flash_seat >= 0
         return total
 
-    def _fit_current(self, level, total, passing):
-        """ma: the frame's estimated current, from its byte sum total; the frame scaled down
-        when it is over the budget. The level of later frames follows the steady picture
-        (not a press's light, soon gone)."""
-        ma = total * 55 // 765 + self.leds
-        if not passing:
-            self._fit_level(level, total, ma > self.budget_ma)
-        if ma > self.budget_ma:
-            ma = self._limit(total)
-        self.ma = ma
-
-    def _fit_level(self, level, total, over):
+    def _fit_level(self, level, total, ma):
         """The level later frames are drawn at: lowered to what this frame (drawn at level,
-        byte sum total) needs to fit the budget when it is over; when the picture changed,
-        the highest level at which it fits (the brightness at most)."""
+        byte sum total, estimated current ma) needs to fit the budget when it is over; when
+        the picture changed, the highest level at which it fits (the brightness at most)."""
+        over = ma > self.budget_ma
         if not (over or self._refit):
             return
         self._refit = False
-        allowed = (self.budget_ma - self.leds) * 765 // 55   # the largest byte sum within it
-        fit = level * allowed // total if total else 255
+        # (budget_ma - leds) * 765 // 55: the largest byte sum within the budget
+        fit = level * ((self.budget_ma - self.leds) * 765 // 55) // total if total else 255
         if not over:
             fit = min(255, max(level, fit))
         self._fit = fit

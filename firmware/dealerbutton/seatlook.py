@@ -87,13 +87,15 @@ class SeatLook:
     def draw(self, ring, seat, now_ms, brightness, out):
         """Draws what seat shows at now_ms, by ring's statuses and roles, onto its arc in
         out, which must be dark there; returns the sum of the bytes drawn."""
-        self._blinking = _blink(now_ms)
+        self._blinking = _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF
         self.find(ring, seat)
         if self.n == 0:
             return 0
         if seat == ring.first_to_act:
             self._breathe(now_ms)
-        return self._paint(seat, brightness, out)
+        self._out = out
+        self._brightness = brightness
+        return self._paint(seat)
 
     def find(self, ring, seat):
         """What seat shows, in priority order, into role and level (n of them); the blinking
@@ -163,34 +165,29 @@ class SeatLook:
         for j in range(self.n):
             level[j] = level[j] * t // 255
 
-    def _paint(self, seat, brightness, out):
+    def _paint(self, seat):
         """The things painted onto seat's arc, sharing its LEDs (the first ones win when
-        there are fewer LEDs than things); returns the sum of the bytes drawn."""
-        self._out = out
-        self._brightness = brightness
-        n = self._share(seat)
+        there are fewer LEDs than things; an arc of 4 LEDs or more keeps its last one dark,
+        a gap before the next seat); returns the sum of the bytes drawn."""
+        start = self.canvas.start
+        self._k = start[seat - 1]
+        size = start[seat] - self._k
+        if size >= 4:
+            size -= 1
+        n = self.n
+        if n > size:   # one LED each for the first ones
+            n = size
+            self._each = 1
+            self._more = 0
+        else:
+            self._each = size // n
+            self._more = size % n
         total = 0
         j = 0
         while j < n:   # (a for loop's iterator takes 4 words of the frame)
             total += self._paint_thing(j)
             j += 1
         return total
-
-    def _share(self, seat):
-        """Shares seat's arc out among its things (an arc of 4 LEDs or more keeps its last
-        one dark, a gap before the next seat); returns how many things get LEDs."""
-        start = self.canvas.start
-        self._k = start[seat - 1]
-        size = start[seat] - self._k
-        if size >= 4:
-            size -= 1
-        if self.n > size:   # one LED each for the first ones
-            self._each = 1
-            self._more = 0
-            return size
-        self._each = size // self.n
-        self._more = size % self.n
-        return self.n
 
     def _paint_thing(self, j):
         """Thing j on the next LEDs of the arc; returns what it adds to the frame's sum
@@ -200,8 +197,3 @@ class SeatLook:
         k = self._k
         self._k = k + self._each + (1 if j < self._more else 0)
         return paint_run(self._out, canvas.phys, k, self._k, canvas.rgb)
-
-
-def _blink(now_ms):
-    """The level of a blinking thing (a post owed, a kill) at now_ms."""
-    return _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF
