@@ -71,7 +71,8 @@ class PioNeoPixel:
         # The channel as __init__ set it up, from the frame's first byte again: its own
         # registers (DMA.config's five keywords would make a call frame on the heap).
         dma = self._dma
-        dma.read = self._out
-        dma.count = self._count
+        # (rp2.DMA's register attributes, missing from the type stubs)
+        dma.read = self._out  # pyright: ignore[reportAttributeAccessIssue]
+        dma.count = self._count  # pyright: ignore[reportAttributeAccessIssue]
         dma.active(1)
         self._free_at = ticks_add(ticks_us(), self._count * BYTE_US + LATCH_US)

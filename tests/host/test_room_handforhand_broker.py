@@ -123,6 +123,9 @@ def test_every_table_deals_together_once_every_hand_is_over(room):
     rec, tables, url, room_log = room
     for name in TABLES:
         wait_h4h(rec, name, "playing")               # the room sent the mode
+    # Each table's bridge has taken 5 commands at once (its burst: sit, sit, sit, deal and
+    # the room's handforhand), then 2 a second: a press right now would be refused.
+    time.sleep(0.6)
     for name in ("1", "2"):
         rec.publish(topic(name, "cmd"), "press 0")   # their dealers: our hand is over
     for name in ("1", "2"):
