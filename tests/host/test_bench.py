@@ -201,3 +201,20 @@ def test_bad_firmware_folder_and_runs_are_refused(tmp_path, capsys):
     assert "no dealerbutton/app.py" in capsys.readouterr().err
     assert local.main(["--quick", "--runs", "0"]) == 2
     assert "--runs 0 is not in 1..20" in capsys.readouterr().err
+
+
+def test_a_kit_named_by_its_own_scratch_copy_is_used_as_it_is(tmp_path):
+    """$DEALERBUTTON_RP2SIM set to build/rp2sim (the copy the bench made): nothing is copied
+    onto itself (which deleted the kit first); without its Node modules, it says so."""
+    from dealerbutton_host.bench.rp2sim import Kit, KitMissing
+
+    kit_dir = tmp_path / "rp2sim"
+    (kit_dir / "node_modules" / "rp2040js").mkdir(parents=True)
+    (kit_dir / "run.mjs").write_text("// the kit\n")
+    kit = Kit(kit_dir, scratch=kit_dir)
+    kit._copy(lambda line: None)
+    assert (kit_dir / "run.mjs").read_text() == "// the kit\n"
+    (kit_dir / "node_modules" / "rp2040js").rmdir()
+    with pytest.raises(KitMissing, match="no Node modules: run `npm ci` there"):
+        Kit(kit_dir, scratch=kit_dir)._copy(lambda line: None)
+    assert (kit_dir / "run.mjs").exists()

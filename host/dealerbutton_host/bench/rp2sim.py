@@ -119,9 +119,15 @@ class Kit:
 
     def _copy(self, progress: Callable[[str], None]) -> None:
         """The scratch copy and its Node modules, made again when the kit changed."""
-        stamp = _stamp(self.source)
         stamp_file = self.scratch / ".dealerbutton-stamp"
         modules = self.scratch / "node_modules" / "rp2040js"
+        if self.source.resolve() == self.scratch.resolve():
+            # The kit named is the scratch copy itself ($DEALERBUTTON_RP2SIM set to it): used
+            # as it is, never copied onto itself (which would delete it first).
+            if not modules.is_dir():
+                raise KitMissing("%s has no Node modules: run `npm ci` there" % self.scratch)
+            return
+        stamp = _stamp(self.source)
         if not (stamp_file.exists() and stamp_file.read_text() == stamp and modules.is_dir()):
             progress("copying the rp2sim kit %s to %s" % (self.source, self.scratch))
             if self.scratch.exists():
