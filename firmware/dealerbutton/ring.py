@@ -128,7 +128,7 @@ class Ring:
         self._fit_brightness = -1
         self._refit = True
         self._canvas = Canvas(leds, seats, self.offset, self.reverse, palette, order)
-        self._look = SeatLook(self._canvas)
+        self._look = SeatLook(self._canvas, self)
         self._steady = SteadyPicture(self._canvas, seats, self._look)
         self._overlays = Overlays(self._canvas, self._steady, self.buf)
 
@@ -227,8 +227,8 @@ class Ring:
         """What moves drawn over the steady picture, whose byte sum is total: the seat that
         acts first (it breathes), the draw's chase, the clock's signal, hand-for-hand's
         wait; returns the new sum."""
-        if self.first_to_act:
-            total += self._first_to_act(now_ms, level)
+        if self.first_to_act:   # (it breathes: drawn every frame)
+            total += self._look.draw(self.first_to_act, now_ms, level, self.buf)
         if self.mode == DRAW:
             total += self._overlays.chase(now_ms, level)
         if self.clock != CLOCK_NONE:
@@ -236,10 +236,6 @@ class Ring:
         if self.mode == WAITING:
             total = self._overlays.waiting(now_ms, level)
         return total
-
-    def _first_to_act(self, now_ms, level):
-        """The seat that acts first, breathing; returns the sum of the bytes drawn."""
-        return self._look.draw(self, self.first_to_act, now_ms, level, self.buf)
 
     def _press_light(self, now_ms, level, total):
         """The held seats' glow and a press's flash over the frame, whose byte sum is total;

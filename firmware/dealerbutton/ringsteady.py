@@ -117,7 +117,7 @@ class SteadyPicture:
         self._note_drawn(ring)
         for seat in range(1, self._seats + 1):
             if seat != ring.first_to_act:
-                total += self._look.draw(ring, seat, POST_ON_MS, level, base)
+                total += self._look.draw(seat, POST_ON_MS, level, base)
         self.sums[0] = total
         self._drawn_what = _DRAWN_SEATS
         self._drawn_brightness = level
@@ -150,7 +150,7 @@ class SteadyPicture:
             # Clear the seat's arc (black), then draw it unless it is drawn every frame.
             total += paint_run(base, phys, start[seat - 1], start[seat], BLACK)
             if seat != ring.first_to_act:
-                total += self._look.draw(ring, seat, POST_ON_MS, level, base)
+                total += self._look.draw(seat, POST_ON_MS, level, base)
         again[0] = 0
         self.sums[0] = total
         self._seats_changed(ring, level)
@@ -183,7 +183,7 @@ class SteadyPicture:
             if ((look == WAIT_POST or look == RESERVED or look == MOVING or seat == ring.kill)
                     and seat != ring.first_to_act):
                 total += paint_run(off, phys, start[seat - 1], start[seat], BLACK)
-                total += self._look.draw(ring, seat, POST_OFF_MS, level, off)
+                total += self._look.draw(seat, POST_OFF_MS, level, off)
         self.sums[1] = total
         self._find_free(ring)
 

@@ -72,8 +72,9 @@ class SeatLook:
     and stack pass 11 words on the heap, and the seat that acts first is drawn 40 times a
     second. What a step hands the next one is kept here instead."""
 
-    def __init__(self, canvas):
+    def __init__(self, canvas, ring):
         self.canvas = canvas
+        self.ring = ring             # the seats' statuses and roles (a ring.Ring)
         self.n = 0                   # how many things the seat being drawn shows ...
         self.role = bytearray(7)     # ... each one's palette role ...
         self.level = bytearray(7)    # ... and level (0..255)
@@ -84,22 +85,23 @@ class SeatLook:
         self._each = 0               # ... how many LEDs each thing gets, one more for
         self._more = 0               # the first _more of them
 
-    def draw(self, ring, seat, now_ms, brightness, out):
-        """Draws what seat shows at now_ms, by ring's statuses and roles, onto its arc in
-        out, which must be dark there; returns the sum of the bytes drawn."""
+    def draw(self, seat, now_ms, brightness, out):
+        """Draws what seat shows at now_ms, by the ring's statuses and roles, onto its arc
+        in out, which must be dark there; returns the sum of the bytes drawn."""
         self._blinking = _LEVEL_POST_ON if now_ms % POST_BLINK_MS < POST_OFF_MS else _LEVEL_POST_OFF
-        self.find(ring, seat)
+        self.find(seat)
         if self.n == 0:
             return 0
-        if seat == ring.first_to_act:
+        if seat == self.ring.first_to_act:
             self._breathe(now_ms)
         self._out = out
         self._brightness = brightness
         return self._paint(seat)
 
-    def find(self, ring, seat):
+    def find(self, seat):
         """What seat shows, in priority order, into role and level (n of them); the blinking
         ones at the level draw() found for its time."""
+        ring = self.ring
         status = ring.status[seat]
         role = self.role
         level = self.level
@@ -195,5 +197,6 @@ class SeatLook:
         canvas = self.canvas
         colour_of(canvas.rgb, canvas.pal, self.role[j], self.level[j], self._brightness)
         k = self._k
-        self._k = k + self._each + (1 if j < self._more else 0)
-        return paint_run(self._out, canvas.phys, k, self._k, canvas.rgb)
+        end = k + self._each + (1 if j < self._more else 0)
+        self._k = end
+        return paint_run(self._out, canvas.phys, k, end, canvas.rgb)
