@@ -139,9 +139,11 @@ def club(tmp_path):
 
         def ready():
             r = floor.room()
+            # (each table's state and its `online` flag are two messages: both must be in)
             return r and len(r.get("tournament", {}).get("sizes", [])) == 3 and \
-                [t["players"] for t in r["tables"]] == [9, 9, 5] and r
-        wait_until("the room with three tables of 9, 9 and 5", ready)
+                [t["players"] for t in r["tables"]] == [9, 9, 5] and \
+                all(t["online"] for t in r["tables"]) and r
+        wait_until("the room with three tables of 9, 9 and 5, online", ready)
         yield floor, rec, emulators, room
     finally:
         for s in reversed(stop):
