@@ -436,7 +436,12 @@ def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
     page.mouse.up()
     wait_log(page, "* seat 6 ")
     wait_log(page, "* seat 2 empty")
+    # (the log shows the events as they come; the table follows with the next state)
+    end = time.monotonic() + 10
     rows = seat_rows(page)
+    while not (rows[1][1] == "empty" and rows[5][1] != "empty") and time.monotonic() < end:
+        page.wait_for_timeout(50)
+        rows = seat_rows(page)
     assert rows[1][1] == "empty" and rows[5][1] != "empty", rows
 
 
