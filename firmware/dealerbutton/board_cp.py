@@ -97,7 +97,7 @@ def sleep_s(seconds):
 
 
 def sleep_ms(ms):
-    time.sleep(ms / 1000)   # (the loop's doze: one call fewer than through sleep_s)
+    sleep_s(ms / 1000)
 
 
 def gpio(n):
@@ -141,8 +141,8 @@ class Pin:
 
 
 class Bank:
-    """The buttons read all at once for the loop (app.Pins' pressed()), straight from their
-    digitalio objects."""
+    """The buttons read all at once for the loop (pressed(), as panel.Pins'), straight from
+    their digitalio objects."""
 
     def __init__(self, pins):
         self.reads = tuple((pins[i].io, 1 << i) for i in range(len(pins)))

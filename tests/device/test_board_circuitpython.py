@@ -257,7 +257,6 @@ def power(tmp_path, monkeypatch):
         board_cp.CONFIG_PATH = str(tmp_path / "config.json")
         board_cp.DRIVE = str(tmp_path)
         monkeypatch.setattr(board_cp, "sleep_s", rig.sleep)
-        monkeypatch.setattr(board_cp, "sleep_ms", lambda ms: rig.sleep(ms / 1000))
         monkeypatch.setattr(sys, "stdin", Stdin(rig))
         return rig, board_cp
 
