@@ -101,16 +101,26 @@ def test_bench_board_prints_and_writes_what_it_measured_when_a_runtime_stops(
     monkeypatch.setattr(board, "missing", lambda *a: [])
     monkeypatch.setattr(board.Kit, "find", classmethod(lambda cls, path=None: FakeKit()))
 
+    def deployed_image(kit, folder, say):   # (MicroPython's setups start from one deploy)
+        return folder / "deployed.img", {"deploy_first_s": 12.34, "deploy_again_s": 3.21}
+
     def run_all(kit, todo, hands, rounds, jobs, probe, want_profile=False,
-                runtime="micropython"):
+                runtime="micropython", deployed=None):
+        assert (deployed is not None) == (runtime == "micropython")
         if runtime == "circuitpython":
             return {}, {"every setup": "the CIRCUITPY image needs the fatfs-ng package"}
         return {k: json.loads(json.dumps(v)) for k, v in setups.items()}, {}
+    monkeypatch.setattr(board, "deployed_image", deployed_image)
     monkeypatch.setattr(board, "run_all", run_all)
     out = tmp_path / "board.json"
     assert board.main(json_path=str(out), runtime="both") == 1
     printed = capsys.readouterr()
     assert "idle CPU: cash game, 9 seats, 24 LEDs" in printed.out
+    lines = printed.out.splitlines()
+    assert any(line.startswith("deploy, first (wall time)") and " 12.3 s" in line
+               for line in lines), lines
+    assert any(line.startswith("deploy, up to date (wall time)") and " 3.2 s" in line
+               for line in lines), lines
     assert "on MicroPython 1.28" in printed.out and "incomplete" in printed.out
     assert "CircuitPython 10.2.1, every setup: not measured: the CIRCUITPY image" in printed.err
     written = json.loads(out.read_text())
@@ -137,7 +147,7 @@ def test_bench_board_checks_what_a_run_needs_up_front(monkeypatch, runtimes, pro
 
 
 def flaky_setup(kit, setup, hands, rounds, probe, say, want_profile=False,
-                runtime="micropython"):
+                runtime="micropython", deployed=None):
     """A board that loses its serial line the first time `lost` is run (a marker file
     remembers it across the bench's processes), and never for `fine`."""
     import os

@@ -151,8 +151,11 @@ class Table:
         self.tmp = Path(tempfile.mkdtemp(prefix="dealerbutton-bench-"))
 
     # -- start ----------------------------------------------------------------------
-    def start(self) -> None:
-        """A new board: boot it, deploy the firmware and this setup's config.json."""
+    def start(self, deployed: Optional[Path] = None) -> None:
+        """A new board: boot it, deploy the firmware and this setup's config.json (timed:
+        the first deploy, then one with nothing to copy). With deployed (a copy of the
+        flash of a board the firmware was deployed onto, deployed_image()), the board
+        starts from it and deploy copies only what this setup changes: its config.json."""
         path = self.tmp / "config.json"
         path.write_text(json.dumps(self.setup.fields))
         if self.runtime == "circuitpython":
@@ -161,6 +164,14 @@ class Table:
             self.figures["deploy_first_s"] = self.deploy_drive(drive, path)
             self.figures["deploy_again_s"] = self.deploy_drive(drive, path)
             self.boot(self.kit.drive_image(drive, self.tmp / "circuitpy.img"))
+            return
+        if deployed is not None:
+            self.boot(deployed)     # the app runs: deploy asks it for the REPL, as a user's
+            assert self.client is not None
+            self.client.close()
+            self.client = None
+            self.deploy(path)
+            self.connect()
             return
         self.board = self.kit.board(leds=self.cfg["leds"])
         self.figures["deploy_first_s"] = self.deploy(path)
@@ -467,13 +478,32 @@ def run_probe(table: Table) -> Dict[str, Any]:
 
 # -- one configuration, start to end -----------------------------------------------------------
 
+def deployed_image(kit: Kit, folder: Path, say: Callable[[str], None]
+                   ) -> Tuple[Path, Dict[str, Any]]:
+    """A MicroPython board the firmware is deployed onto with the shipped config.json: a copy
+    of its flash in folder, for every setup to start from, and the two deploy times (first,
+    then up to date)."""
+    t = Table(kit, Setup("deploy", "deploy", {}), say)
+    try:
+        say("booting an emulated Pico, deploying the firmware (once, for every setup)")
+        t.start()
+        assert t.board is not None
+        image = folder / "deployed.img"
+        t.board.savefs(str(image))
+        t.board.wait_for_file(str(image))
+        return image, {k: t.figures[k] for k in ("deploy_first_s", "deploy_again_s")}
+    finally:
+        t.close()
+
+
 def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
               say: Callable[[str], None], want_profile: bool = False,
-              runtime: str = "micropython") -> Dict[str, Any]:
+              runtime: str = "micropython", deployed: Optional[Path] = None
+              ) -> Dict[str, Any]:
     t = Table(kit, setup, say, runtime)
     try:
         say("%s: booting the emulated Pico, deploying" % setup.key)
-        t.start()
+        t.start(deployed)
         f = t.figures
         if setup.key == "empty":
             t.idle("idle_cpu")
@@ -516,20 +546,21 @@ def setups_for(runtime: str) -> List[Setup]:
 
 
 def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
-            probe: bool, want_profile: bool = False,
-            runtime: str = "micropython") -> Tuple[Dict[str, Any], Dict[str, str]]:
-    """Every setup on a board of its own, `jobs` at a time, each in a process of its own
-    (mpremote, which deploy uses, redirects the process's stdout while it connects): the
-    figures of the setups measured, and why each of the others stopped. A setup that stops
-    is run once more, alone, after the others (on a machine busy with other work the
-    emulated board's serial line can miss a wall-time deadline)."""
+            probe: bool, want_profile: bool = False, runtime: str = "micropython",
+            deployed: Optional[Path] = None) -> Tuple[Dict[str, Any], Dict[str, str]]:
+    """Every setup on a board of its own (started from deployed, if given: see
+    Table.start), `jobs` at a time, each in a process of its own (mpremote, which deploy
+    uses, redirects the process's stdout while it connects): the figures of the setups
+    measured, and why each of the others stopped. A setup that stops is run once more,
+    alone, after the others (on a machine busy with other work the emulated board's serial
+    line can miss a wall-time deadline)."""
     results: Dict[str, Any] = {}
     errors: Dict[str, str] = {}
     todo = list(setups)
     for attempt, workers in ((1, jobs), (2, 1)):
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(run_setup, kit, s, hands, rounds, probe, progress,
-                                   want_profile, runtime): s for s in todo}
+                                   want_profile, runtime, deployed): s for s in todo}
             for fut in concurrent.futures.as_completed(futures):
                 s = futures[fut]
                 try:
@@ -652,11 +683,15 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
                         % (collect["median_us"] / 1000, collect["max_us"] / 1000),
                         "<= 20 ms, between frames",
                         _verdict(collect["max_us"] <= COLLECT_TARGET_US)))
-    first = [f["deploy_first_s"] for f in setups.values()]
-    again = [f["deploy_again_s"] for f in setups.values()]
-    out.append(("deploy, first (wall time)", "%.1f-%.1f s" % (min(first), max(first)), "-", ""))
-    out.append(("deploy, up to date (wall time)", "%.1f-%.1f s" % (min(again), max(again)),
-                "-", ""))
+    # Deployed once for every setup (run["deploy"]), or onto each (CircuitPython, and
+    # the JSON of earlier runs).
+    runs = [res["deploy"]] if "deploy" in res else list(setups.values())
+    for key, label in (("deploy_first_s", "deploy, first"),
+                       ("deploy_again_s", "deploy, up to date")):
+        times = [f[key] for f in runs if key in f]
+        if times:
+            out.append(("%s (wall time)" % label, "%.1f-%.1f s" % (min(times), max(times))
+                        if len(times) > 1 else "%.1f s" % times[0], "-", ""))
     return out
 
 
@@ -763,10 +798,15 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
         setups = setups_for(rt)
         progress("%s: %d setups on emulated Picos, %d at a time; %d hands each"
                  % (RUNTIME_NAMES[rt], len(setups), jobs, hands))
+        deploy_times: Dict[str, Any] = {}
         try:
-            done, failed = run_all(kit, setups, hands, rounds, jobs, probe=True,
-                                   want_profile=want_profile and rt == "micropython",
-                                   runtime=rt)
+            with tempfile.TemporaryDirectory(prefix="dealerbutton-bench-") as folder:
+                deployed = None
+                if rt == "micropython":   # (CircuitPython's deploy writes a folder: no board)
+                    deployed, deploy_times = deployed_image(kit, Path(folder), progress)
+                done, failed = run_all(kit, setups, hands, rounds, jobs, probe=True,
+                                       want_profile=want_profile and rt == "micropython",
+                                       runtime=rt, deployed=deployed)
         except (BoardError, DeviceError, KitMissing, OSError) as exc:
             done, failed = {}, {"every setup": str(exc)}
         if failed:
@@ -774,6 +814,8 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
         if not done:
             continue
         run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups if s.key in done}}
+        if deploy_times:
+            run["deploy"] = deploy_times
         for s in setups:
             if s.key in done:
                 run["setups"][s.key]["frame_row"] = s.frame_row
