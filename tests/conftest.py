@@ -68,11 +68,15 @@ def pytest_unconfigure(config):
 def pytest_collection_modifyitems(config, items):
     """Marks the slow modules' tests `slow`; keeps the tests that share a module-wide fixture
     (a board bench run, a browser, a campaign's MicroPython run) in one process of
-    `pytest -n` (`--dist loadgroup`), so the fixture is made once."""
+    `pytest -n` (`--dist loadgroup`), so the fixture is made once. A test marked with a
+    group of its own (`pytest.mark.xdist_group`) keeps it: a long one whose module-wide
+    fixtures are cheap to make again may then run beside its module's."""
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if item.module else ""
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("xdist_group"):
+            continue
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
         if any(d.scope == "module" for ds in defs.values() for d in ds):
             item.add_marker(pytest.mark.xdist_group(module))

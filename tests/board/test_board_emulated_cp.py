@@ -328,6 +328,8 @@ def read_until(port, text, timeout=400.0):
         s.close()
 
 
+# (a board of its own, and only the kit from the module: it may run beside the others)
+@pytest.mark.xdist_group("test_board_emulated_cp_held_at_power_up")
 def test_the_next_hand_button_held_at_power_up_keeps_the_drive_the_computers(kit, tmp_path):
     """Held at power-up: boot.py leaves CIRCUITPY to the computer, code.py does not start
     the app and the REPL is free; let go and reloaded (Ctrl-D), the app plays but cannot

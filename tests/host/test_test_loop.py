@@ -33,6 +33,12 @@ def test_shares_the_board(board, n):
 @pytest.mark.parametrize("n", range(6))
 def test_alone(n):
     (OUT / ("alone-%d" % n)).write_text("%d" % os.getpid())
+
+
+@pytest.mark.xdist_group("own")
+@pytest.mark.parametrize("n", range(2))
+def test_in_a_group_of_its_own(board, n):
+    (OUT / ("own-%d" % n)).write_text("%d" % os.getpid())
 '''
 
 
@@ -48,7 +54,9 @@ def test_tests_sharing_a_module_fixture_run_in_one_process(tmp_path):
     ran = tmp_path / "ran"
     shared = {(ran / ("shared-%d" % n)).read_text() for n in range(6)}
     alone = {(ran / ("alone-%d" % n)).read_text() for n in range(6)}
+    own = {(ran / ("own-%d" % n)).read_text() for n in range(2)}
     made = (ran / "made").read_text().split()
     assert len(shared) == 1, shared       # one process ran every test of the fixture
-    assert made == list(shared), made     # and made the fixture once
+    assert len(own) == 1, own             # and one the tests of a group of their own
+    assert sorted(made) == sorted(shared | own), made   # each made the fixture once
     assert len(shared | alone) == 2, (shared, alone)   # the others spread over both
