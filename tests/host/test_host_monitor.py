@@ -19,12 +19,15 @@ def monitor(*args):
 
 
 def test_scripted_session(tmp_path):
-    emu = PtyEmulator("--seats", "5", "--state", str(tmp_path / "state"))
+    # Through the emulator's link: once it stops, the link is gone with it, whereas the
+    # pseudo-terminal's own name may be given to another program's (another test's) at once.
+    link = tmp_path / "ttyDEALER"
+    emu = PtyEmulator("--seats", "5", "--state", str(tmp_path / "state"), link=link)
     try:
         script = tmp_path / "session.txt"
         script.write_text("# three players, the first hand, one step away\n"
                           "sit 1\nsit 2\nsit 3\n\ndeal 2\naway 1\nstate\n")
-        proc = monitor("--port", emu.path, "--script", str(script))
+        proc = monitor("--port", str(link), "--script", str(script))
         assert proc.returncode == 0, proc.stdout + proc.stderr
         lines = proc.stdout.splitlines()
         commands = [ln for ln in lines if ln.startswith("> ")]
@@ -39,7 +42,7 @@ def test_scripted_session(tmp_path):
         assert any(ln.startswith("* hand {") for ln in lines)
 
         # A refused command: printed, and the exit status says so.
-        proc = monitor("--port", emu.path, "-c", "sit 2", "-c", "ping")
+        proc = monitor("--port", str(link), "-c", "sit 2", "-c", "ping")
         assert proc.returncode == 1
         assert proc.stdout.splitlines()[:4] == [
             "> sit 2", "err rule seat 2 is taken: the player there must leave first",
@@ -47,7 +50,8 @@ def test_scripted_session(tmp_path):
     finally:
         emu.stop()
     # The device is gone: a clear message, not a traceback.
-    proc = monitor("--port", emu.path, "-c", "ping")
+    assert not link.exists()
+    proc = monitor("--port", str(link), "-c", "ping")
     assert proc.returncode == 2
     assert "cannot open" in proc.stderr and "Traceback" not in proc.stderr
 
