@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -234,10 +235,13 @@ class Table:
         return self.client.call(line)
 
     def close(self) -> None:
+        """The client and the board closed, and the table's temporary folder (its config,
+        drive, flash images) removed."""
         if self.client:
             self.client.close()
         if self.board:
             self.board.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- the game ---------------------------------------------------------------------
     def seat_players(self) -> None:
@@ -586,7 +590,6 @@ def profile(kit: Kit, image: Path, top: int = 15) -> Dict[str, Any]:
     """measure/prof.mjs on the flash image of a table: it boots it (the app restores the
     table), lets it settle, then counts CPU cycles per firmware function (symbols from the
     kit's firmware.elf through arm-none-eabi-nm) over 3 emulated seconds."""
-    import shutil
     import subprocess
 
     if shutil.which("arm-none-eabi-nm") is None:
@@ -752,7 +755,6 @@ def missing(kit_path: Optional[str], runtimes: List[str], want_profile: bool) ->
     """What this machine lacks for a run (the kit, the programs, the packages), each
     said with where to get it; nothing when the run can go."""
     import importlib.util
-    import shutil
 
     problems = []
     try:
