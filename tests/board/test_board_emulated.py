@@ -327,7 +327,13 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
         table.call("sit 5")
     table.call("leave 5")
     before, after, image, ops = a_save(table, tmp_path)
+    after_image = tmp_path / "after.img"
+    table.board.savefs(str(after_image))
     files_before = files_of(image)
+    saved = {"before": host_load(files_before, tmp_path / "before")[0],
+             "after": host_load(files_of(after_image), tmp_path / "after")[0]}
+    assert saved["before"] != saved["after"], saved
+    assert rules.Table.from_dict(saved["after"]).status(5) != "empty", saved
     seen = {}
     for k in range(1, ops + 1):
         cut_image = tmp_path / ("cut%d.img" % k)
@@ -338,7 +344,8 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
                 assert files.get(name) == data, (k, name)
         d, message = host_load(files, tmp_path / ("cut%d" % k))
         assert d is not None, (k, message)   # never a clean start
-        got = "after" if rules.Table.from_dict(d).status(5) != "empty" else "before"
+        got = next((which for which, table_dict in saved.items() if d == table_dict), None)
+        assert got is not None, (k, d)       # the whole table of before or of after
         seen.setdefault(got, cut_image)
     assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
     for which, cut_image in seen.items():   # and the board agrees
@@ -349,5 +356,3 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
         finally:
             again.close()
         assert got == (after if which == "after" else before), (which, got)
-
-
