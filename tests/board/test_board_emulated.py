@@ -312,12 +312,46 @@ def host_load(files, folder):
     return d, message
 
 
+def cuts_of_a_save(kit, image, after_image, log, tmp_path, runtime="micropython"):
+    """The flash after each operation of a save in turn (the power cut right after it), as
+    image files: worked out from the flash before and after the save and the save's log of
+    operations (flashcut.py), a board cut where that cannot tell. The flash worked out for
+    the whole log must be the flash after the save (no write the log missed), and a board
+    cut right after an erase (a blank sector) must hold what was worked out for it."""
+    import flashcut
+
+    worked = flashcut.after_each(image.read_bytes(), after_image.read_bytes(), log, runtime)
+    if worked[-1] is not None:
+        assert worked[-1] == after_image.read_bytes()   # every byte the save changed
+    erases = [k for k, op in enumerate(log, 1) if op["kind"] == "erase"
+              and worked[k - 1] is not None]
+    check = erases[-1] if erases else next(k for k, w in enumerate(worked, 1) if w is not None)
+    paths = []
+    for k, data in enumerate(worked, 1):
+        path = tmp_path / ("cut%d.img" % k)
+        if data is None or k == check:
+            cut_after(kit, image, k, path, runtime)
+            if data is not None:
+                assert path.read_bytes() == data, (k, log[k - 1])
+        else:
+            path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+def to_boot(cuts, image, after_image):
+    """The first of the cuts whose flash is neither the flash before the save nor after it,
+    or None: booting those is a plain power cycle (test_a_power_cycle_keeps_the_table)."""
+    plain = (image.read_bytes(), after_image.read_bytes())
+    return next((c for c in cuts if c.read_bytes() not in plain), None)
+
+
 def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, table, tmp_path):
     """The table before `sit 5`; each flash operation of its save in turn is the last the
-    board completes (the power goes right after it). What the flash then holds mounts (read
-    here with littlefs's own code), every file but the table's as it was, and the firmware's
-    loader finds the table of before or of after, never a clean start; a board booted from
-    a cut of each kind has that table."""
+    board completes (the power goes right after it; cuts_of_a_save). What the flash then
+    holds mounts (read here with littlefs's own code), every file but the table's as it was,
+    and the firmware's loader finds the table of before or of after, never a clean start; a
+    board booted from a cut of each kind has that table."""
     from dealerbutton import rules
     from littlefs_image import files as files_of
 
@@ -327,17 +361,17 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
         table.call("sit 5")
     table.call("leave 5")
     before, after, image, ops = a_save(table, tmp_path)
+    log = table.board.ctl("flashops", last=ops)["log"]
     after_image = tmp_path / "after.img"
     table.board.savefs(str(after_image))
+    table.board.wait_for_file(str(after_image))
     files_before = files_of(image)
     saved = {"before": host_load(files_before, tmp_path / "before")[0],
              "after": host_load(files_of(after_image), tmp_path / "after")[0]}
     assert saved["before"] != saved["after"], saved
     assert rules.Table.from_dict(saved["after"]).status(5) != "empty", saved
     seen = {}
-    for k in range(1, ops + 1):
-        cut_image = tmp_path / ("cut%d.img" % k)
-        assert cut_after(kit, image, k, cut_image) == before
+    for k, cut_image in enumerate(cuts_of_a_save(kit, image, after_image, log, tmp_path), 1):
         files = files_of(cut_image)
         for name, data in files_before.items():
             if not name.startswith("state.json"):
@@ -346,9 +380,12 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
         assert d is not None, (k, message)   # never a clean start
         got = next((which for which, table_dict in saved.items() if d == table_dict), None)
         assert got is not None, (k, d)       # the whole table of before or of after
-        seen.setdefault(got, cut_image)
+        seen.setdefault(got, []).append(cut_image)
     assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
-    for which, cut_image in seen.items():   # and the board agrees
+    for which, cut_images in seen.items():   # and the board agrees
+        cut_image = to_boot(cut_images, image, after_image)
+        if cut_image is None:
+            continue
         again = Table(kit, Setup("again", "again", {}), QUIET)
         try:
             again.boot(cut_image)

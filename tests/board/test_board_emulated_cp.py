@@ -24,10 +24,11 @@ from test_board_emulated import (
     QUIET,
     a_save,
     buttons_alone,
-    cut_after,
+    cuts_of_a_save,
     power_cycle_keeps,
     running,
     the_kit,
+    to_boot,
 )
 
 BIN = Path(sys.executable).parent
@@ -180,8 +181,8 @@ def host_load(folder):
 
 
 def save_ops(cp, tmp_path):
-    """`sit 5` on the board: (before, after, the drive before, [(kind, address) of each flash
-    operation of its save])."""
+    """`sit 5` on the board: (before, after, the drive before, the drive after, the log of
+    the flash operations of its save)."""
     # At least one table saved before (the tests before this one may have saved none): a
     # cut in the save can then only give that table or the new one.
     if json.loads(cp.call("state"))["seats"][4]["status"] == "empty":
@@ -189,17 +190,21 @@ def save_ops(cp, tmp_path):
     cp.call("leave 5")
     before, after, image, ops = a_save(cp, tmp_path, settle_ms=1500)
     log = cp.board.ctl("flashops", last=ops)["log"]
-    return json.loads(before), json.loads(after), image, [(e["kind"], e["addr"]) for e in log]
+    after_image = tmp_path / "after.img"
+    cp.board.savefs(str(after_image))
+    cp.board.wait_for_file(str(after_image))
+    return json.loads(before), json.loads(after), image, after_image, log
 
 
 def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, tmp_path):
     """`sit 5` on the board. CircuitPython rewrites a 4 KiB flash sector of its drive as an
     erase, then a program: power lost between the two loses the whole sector. A save writes
     only the blocks of one of the table's two copies, in place (drivestore.py), so the power
-    cut right after each flash operation in turn leaves a drive that reads, every other file
-    as it was, and the table of before or of after (the firmware's loader, on this
-    computer), never a clean start; a board booted from such a drive restores it."""
-    before, after, image, ops = save_ops(cp, tmp_path)
+    cut right after each flash operation in turn (cuts_of_a_save) leaves a drive that reads,
+    every other file as it was, and the table of before or of after (the firmware's loader,
+    on this computer), never a clean start; a board booted from such a drive restores it."""
+    before, after, image, after_image, log = save_ops(cp, tmp_path)
+    ops = [(op["kind"], op["addr"]) for op in log]
     kinds = [kind for kind, _ in ops]
     assert "erase" in kinds and "program" in kinds, ops
     drive_start = min(int(addr, 16) for _, addr in ops) // 0x100000 * 0x100000
@@ -207,9 +212,8 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, 
         assert int(addr, 16) >= drive_start + 0x8000, ops
     _, files_before = extract(kit, image, tmp_path)
     seen = {}
-    for k in range(1, len(ops) + 1):
-        cut_image = tmp_path / ("cut%d.img" % k)
-        cut_after(kit, image, k, cut_image, "circuitpython")
+    cuts = cuts_of_a_save(kit, image, after_image, log, tmp_path, "circuitpython")
+    for k, cut_image in enumerate(cuts, 1):
         folder, files = extract(kit, cut_image, tmp_path)
         for name, data in files_before.items():
             if not name.startswith("state/"):
@@ -217,9 +221,12 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, 
         d, message = host_load(folder)
         assert d is not None, (k, ops[k - 1], message)   # never a clean start
         got = "after" if rules.Table.from_dict(d).status(5) != "empty" else "before"
-        seen.setdefault(got, cut_image)
+        seen.setdefault(got, []).append(cut_image)
     assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
-    for which, cut_image in seen.items():   # and the board agrees
+    for which, cut_images in seen.items():   # and the board agrees
+        cut_image = to_boot(cut_images, image, after_image)
+        if cut_image is None:
+            continue
         again = Table(kit, Setup("again", "again", {}), QUIET, runtime="circuitpython")
         try:
             again.boot(cut_image)
@@ -239,26 +246,19 @@ def with_seats(kit, image, seats, tmp_path, name):
     return kit.drive_image(folder, tmp_path / name)
 
 
-def booted(kit, image, cut=None):
-    """A board booted from image: its `state` (a dict), its flash operations and the drive
-    after 1.5 s; with cut=(k, keep, path): the power cut in the middle of the k-th flash
-    operation from power-on instead (the drive then in path), and None."""
+def booted(kit, image):
+    """A board booted from image: its `state` (a dict), the log of its flash operations
+    and the drive after 1.5 s."""
     t = Table(kit, Setup("boot", "boot", {}), QUIET, runtime="circuitpython")
     try:
-        if cut is not None:
-            t.boot(image, connect=False)
-            k, keep, path = cut
-            t.board.armcut(k, str(path), keep)
-            t.board.wait_for_file(str(path), timeout=600)
-            return None
         t.boot(image)
         state = json.loads(t.call("state"))
         t.board.run_for(1500)
-        ops = t.board.ctl("flashops", last=t.board.flashops())["log"]
+        log = t.board.ctl("flashops", last=t.board.flashops())["log"]
         after = image.with_name(image.stem + "-after.img")
         t.board.savefs(str(after))
         t.board.wait_for_file(str(after))
-        return state, [(e["kind"], e["addr"]) for e in ops], after
+        return state, log, after
     finally:
         t.close()
 
@@ -269,6 +269,7 @@ def test_a_power_cut_while_a_table_is_kept_aside_at_power_up_loses_nothing(kit, 
     that slot's 4 KiB, no FAT or folder. The power cut in the middle of that erase (half
     the sector erased) leaves a drive the app comes up on (6 seats), and config.json back
     to 9 seats brings the 9-seat table back exactly."""
+    import flashcut
     from dealerbutton import drivestore
 
     for seat in (1, 2, 3):
@@ -283,9 +284,10 @@ def test_a_power_cut_while_a_table_is_kept_aside_at_power_up_loses_nothing(kit, 
     # The power-up that keeps it aside, uncut: an erase and a program of a sector of the
     # slot (two, in some runs of the whole suite), never the FAT or the root folder (the
     # drive's first 32 KiB), every other file as it was.
-    state, ops, after = booted(kit, image6)
+    state, log, after = booted(kit, image6)
     assert len(state["seats"]) == 6, state
     _, files6 = extract(kit, image6, tmp_path)
+    ops = [(op["kind"], op["addr"]) for op in log]
     kinds = [kind for kind, _ in ops]
     assert kinds and kinds == ["erase", "program"] * (len(kinds) // 2), ops
     drive_start = min(int(addr, 16) for _, addr in ops) // 0x100000 * 0x100000
@@ -294,9 +296,11 @@ def test_a_power_cut_while_a_table_is_kept_aside_at_power_up_loses_nothing(kit, 
     for name, data in files6.items():
         if name != "state/aside-1.json":
             assert files_after.get(name) == data, (name, ops)
-    # Cut half way through the erase, then powered up again on 6 seats, then on 9.
+    # Cut half way through that erase (its first 2 KiB done: flashcut.py, as the kit's
+    # torn cut), then powered up again on 6 seats, then on 9.
     cut = tmp_path / "cut.img"
-    booted(kit, image6, cut=(1, "1/2", cut))
+    cut.write_bytes(flashcut.erase_torn(image6.read_bytes(), log[0], log[0]["len"] // 2,
+                                        "circuitpython"))
     _, files = extract(kit, cut, tmp_path)
     for name, data in files6.items():       # the slot's sector was all that was touched
         if name != "state/aside-1.json":
