@@ -353,7 +353,7 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
     and the firmware's loader finds the table of before or of after, never a clean start; a
     board booted from a cut of each kind has that table."""
     from dealerbutton import rules
-    from littlefs_image import files as files_of
+    from dealerbutton_host.bench.flashimage import files as files_of
 
     # At least one table saved before (the tests before this one may have saved none): a
     # cut in the save can then only give that table or the new one.

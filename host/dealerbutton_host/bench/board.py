@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..device.client import Client, DeviceError
+from . import flashimage
 from .rp2sim import NS_PER_MS, Board, BoardError, Kit, KitMissing
 
 HERE = Path(__file__).resolve().parent
@@ -156,7 +157,8 @@ class Table:
         """A new board: boot it, deploy the firmware and this setup's config.json (timed:
         the first deploy, then one with nothing to copy). With deployed (a copy of the
         flash of a board the firmware was deployed onto, deployed_image()), the board
-        starts from it and deploy copies only what this setup changes: its config.json."""
+        starts from a copy of it that holds what deploy would change for this setup
+        (deployed_copy)."""
         path = self.tmp / "config.json"
         path.write_text(json.dumps(self.setup.fields))
         if self.runtime == "circuitpython":
@@ -167,17 +169,29 @@ class Table:
             self.boot(self.kit.drive_image(drive, self.tmp / "circuitpy.img"))
             return
         if deployed is not None:
-            self.boot(deployed)     # the app runs: deploy asks it for the REPL, as a user's
-            assert self.client is not None
-            self.client.close()
-            self.client = None
-            self.deploy(path)
-            self.connect()
+            self.boot(self.deployed_copy(deployed, path))
             return
         self.board = self.kit.board(leds=self.cfg["leds"])
         self.figures["deploy_first_s"] = self.deploy(path)
         self.figures["deploy_again_s"] = self.deploy(path)
         self.connect()
+
+    def deployed_copy(self, deployed: Path, config: Path) -> Path:
+        """A copy of deployed with the files deploy would write for config written into
+        it on this computer (flashimage.py): config.json, and a module its blocks need
+        (net.py for a network block)."""
+        from ..device.deploy import DeployError, build
+
+        try:
+            items = build(str(config), "/", lambda line: None)
+        except DeployError as exc:
+            raise BoardError("deploy failed: %s" % exc) from None
+        have = flashimage.files(deployed)
+        new = {i.remote.lstrip("/"): i.data for i in items
+               if have.get(i.remote.lstrip("/")) != i.data}
+        image = self.tmp / "flash.img"
+        flashimage.with_files(deployed, new, image)
+        return image
 
     def boot(self, image: Path, connect: bool = True) -> None:
         """A new board booted from a copy of a board's flash (Board.savefs; on
@@ -506,7 +520,8 @@ def run_setup(kit: Kit, setup: Setup, hands: int, rounds: int, probe: bool,
               ) -> Dict[str, Any]:
     t = Table(kit, setup, say, runtime)
     try:
-        say("%s: booting the emulated Pico, deploying" % setup.key)
+        say("%s: booting the emulated Pico%s" % (
+            setup.key, ", deploying" if deployed is None else " (its config.json written in)"))
         t.start(deployed)
         f = t.figures
         if setup.key == "empty":
