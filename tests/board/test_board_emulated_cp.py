@@ -57,8 +57,19 @@ def cp(kit):
 
 @pytest.fixture(scope="module")
 def mp(kit):
-    """The same table on MicroPython (deployed with the MicroPython deploy)."""
-    yield from running(kit)
+    """The same table on MicroPython: a board booted from a blank flash into which what
+    deploy puts on a board was written on this computer (Table.start; deploy itself is
+    tested in test_board_emulated.py)."""
+    from dealerbutton_host.bench import flashimage
+
+    t = Table(kit, Setup("micropython", "micropython", {}), QUIET)
+    try:
+        blank = t.tmp / "blank.img"
+        flashimage.blank(blank)
+        t.start(deployed=blank)
+        yield t
+    finally:
+        t.close()
 
 
 def drive_files(kit, board, tmp_path):

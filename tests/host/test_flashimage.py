@@ -26,3 +26,10 @@ def test_files_written_in_are_read_back_and_the_others_kept(tmp_path):
     assert flashimage.files(image) == {"main.py": b"import dealerbutton\n"}   # untouched
     flashimage.with_files(out, {"config.json": b"{}"}, out)
     assert flashimage.files(out)["config.json"] == b"{}"
+
+
+def test_a_blank_region_is_the_port_s_size_and_empty(tmp_path):
+    image = tmp_path / "blank.img"
+    flashimage.blank(image)
+    assert image.stat().st_size == 352 * 4096
+    assert flashimage.files(image) == {}

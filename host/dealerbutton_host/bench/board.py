@@ -156,9 +156,9 @@ class Table:
     def start(self, deployed: Optional[Path] = None) -> None:
         """A new board: boot it, deploy the firmware and this setup's config.json (timed:
         the first deploy, then one with nothing to copy). With deployed (a copy of the
-        flash of a board the firmware was deployed onto, deployed_image()), the board
-        starts from a copy of it that holds what deploy would change for this setup
-        (deployed_copy)."""
+        flash of a board the firmware was deployed onto, deployed_image(), or a blank
+        one, flashimage.blank()), the board starts from a copy of it that holds what
+        deploy would change for this setup (deployed_copy)."""
         path = self.tmp / "config.json"
         path.write_text(json.dumps(self.setup.fields))
         if self.runtime == "circuitpython":

@@ -11,17 +11,32 @@ BLOCK_SIZE = 4096
 READ_SIZE = 32      # MicroPython's VfsLfs2 default
 PROG_SIZE = 256     # the rp2 port's _boot.py: VfsLfs2(bdev, progsize=256)
 LOOKAHEAD = 32      # MicroPython's VfsLfs2 default
+REGION_BYTES = 1408 * 1024   # the rp2 port's filesystem on a 2 MB Pico (352 blocks)
+
+
+def _unmounted(data: bytearray) -> LittleFS:
+    fs = LittleFS(block_size=BLOCK_SIZE, block_count=len(data) // BLOCK_SIZE,
+                  read_size=READ_SIZE, prog_size=PROG_SIZE, cache_size=PROG_SIZE,
+                  lookahead_size=LOOKAHEAD, mount=False)
+    fs.context.buffer = data
+    return fs
 
 
 def mounted(data: bytearray) -> LittleFS:
     """The filesystem in data, mounted (a LittleFSError when it does not mount); writes
     go into data."""
-    fs = LittleFS(block_size=BLOCK_SIZE, block_count=len(data) // BLOCK_SIZE,
-                  read_size=READ_SIZE, prog_size=PROG_SIZE, cache_size=PROG_SIZE,
-                  lookahead_size=LOOKAHEAD, mount=False)
-    fs.context.buffer = data
+    fs = _unmounted(data)
     fs.mount()
     return fs
+
+
+def blank(out: Path, size: int = REGION_BYTES) -> None:
+    """An empty filesystem region in out: erased flash, formatted as the port formats it
+    at a board's first start."""
+    data = bytearray(b"\xff" * size)
+    fs = _unmounted(data)
+    fs.format()
+    Path(out).write_bytes(bytes(data))
 
 
 def files(image: Path) -> Dict[str, bytes]:
