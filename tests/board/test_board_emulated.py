@@ -339,11 +339,24 @@ def cuts_of_a_save(kit, image, after_image, log, tmp_path, runtime="micropython"
     return paths
 
 
-def to_boot(cuts, image, after_image):
-    """The first of the cuts whose flash is neither the flash before the save nor after it,
-    or None: booting those is a plain power cycle (test_a_power_cycle_keeps_the_table)."""
+def booted_cuts(kit, seen, image, after_image, runtime="micropython"):
+    """{kind: the `state` text of a board booted from a cut of that kind}, seen being {kind:
+    [cut images]}: the first cut of each kind whose flash is neither the flash before the
+    save nor after it (booting those is a plain power cycle:
+    test_a_power_cycle_keeps_the_table); a kind with no other cut is left out."""
     plain = (image.read_bytes(), after_image.read_bytes())
-    return next((c for c in cuts if c.read_bytes() not in plain), None)
+    states = {}
+    for which, cut_images in seen.items():
+        cut_image = next((c for c in cut_images if c.read_bytes() not in plain), None)
+        if cut_image is None:
+            continue
+        again = Table(kit, Setup("again", "again", {}), QUIET, runtime)
+        try:
+            again.boot(cut_image)
+            states[which] = again.call("state")
+        finally:
+            again.close()
+    return states
 
 
 def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, table, tmp_path):
@@ -382,14 +395,7 @@ def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, tabl
         assert got is not None, (k, d)       # the whole table of before or of after
         seen.setdefault(got, []).append(cut_image)
     assert set(seen) == {"before", "after"}, seen   # the cut points span the save's commit
-    for which, cut_images in seen.items():   # and the board agrees
-        cut_image = to_boot(cut_images, image, after_image)
-        if cut_image is None:
-            continue
-        again = Table(kit, Setup("again", "again", {}), QUIET)
-        try:
-            again.boot(cut_image)
-            got = again.call("state")
-        finally:
-            again.close()
+    states = booted_cuts(kit, seen, image, after_image)
+    assert states, seen                      # a cut no power cycle gives is booted
+    for which, got in states.items():        # and the board agrees
         assert got == (after if which == "after" else before), (which, got)

@@ -568,9 +568,9 @@ def run_all(kit: Kit, setups: List[Setup], hands: int, rounds: int, jobs: int,
             probe: bool, want_profile: bool = False, runtime: str = "micropython",
             deployed: Optional[Path] = None) -> Tuple[Dict[str, Any], Dict[str, str]]:
     """Every setup on a board of its own (started from deployed, if given: see
-    Table.start), `jobs` at a time, each in a process of its own (mpremote, which deploy
-    uses, redirects the process's stdout while it connects): the figures of the setups
-    measured, and why each of the others stopped. A setup that stops is run once more,
+    Table.start), `jobs` at a time, each in a process of its own (mpremote, which a deploy
+    onto a board uses, redirects the process's stdout while it connects): the figures of
+    the setups measured, and why each of the others stopped. A setup that stops is run once more,
     alone, after the others (on a machine busy with other work the emulated board's serial
     line can miss a wall-time deadline)."""
     results: Dict[str, Any] = {}
