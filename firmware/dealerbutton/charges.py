@@ -31,6 +31,7 @@ def charge(plan, state):
     plan.carries_sb = set()       # MB2: made-up small blinds carried to the next hand
     plan.carries_live_sb = set()  # F4: missed small blinds carried to the next hand
     plan.misses_made_up_sb = set()   # MB2: players due a made-up SB, not dealt in
+    plan.due_dead_sb = set()         # MB2: players dealt in due a made-up SB, dead
     plan.killer = 0
     plan.killed_blind = NO_BLIND  # the live blind the kill replaced
     only_blinds = plan.new_game or state.tournament
@@ -57,14 +58,20 @@ def debts(plan, state, seat):
         if seat in plan.free and seat in plan.dealt:
             return NO_DEBTS
         return (BB, 0, 0, 0)
+    return marker_debts(state, seat)
+
+
+def marker_debts(state, seat):
+    """What a player who is not new posts for his markers and a mover's wait: a mover one
+    big blind (C3), a missed big blind live (M3); a missed small blind dead beside it, or
+    under F4 live on its own, after the big blind; a missed ante or button blind dead."""
     dead = (state.missed_sb[seat], state.missed_ante[seat], state.missed_button_blind[seat])
-    if state.mover_wait[seat]:   # C3: he posts one big blind instead of waiting
-        return (BB,) + dead
+    big = state.mover_wait[seat] or state.missed_bb[seat]
     if state.makeup == "one_per_hand":   # F4: the big blind first, then the small one, live
-        if state.missed_bb[seat]:
+        if big:
             return (BB, 0) + dead[1:]
         return (SB if state.missed_sb[seat] else NO_BLIND, 0) + dead[1:]
-    return (BB if state.missed_bb[seat] else NO_BLIND,) + dead   # M3: what he missed
+    return (BB if big else NO_BLIND,) + dead   # M3: what he missed
 
 
 def _post(plan, seat, owed):
@@ -84,15 +91,19 @@ def _make_up(plan, state):
     due_sb = set()
     plan.misses_made_up_sb = set()
     if state.seats_where(state.left) and len(last_dealt) >= 3:
-        # Due the BB: the first player after the last BB who was dealt into the last
-        # hand, unless this hand's BB is on a seat from the last BB up to his.
-        seat = state.next_seat(state.bb, stay & last_dealt)
+        # Due the BB: the first player after the last BB who was dealt into the last hand
+        # (a mover too) and is still active, never the last BB himself, unless this hand's
+        # BB is on a seat from the last BB up to his.
+        played = {seat for seat in state.seats_with(ACTIVE) & plan.dealt
+                  if seat != state.bb and state.played_last_hand(seat)}
+        seat = state.next_seat(state.bb, played)
         if seat and bb not in state.seats_after(state.bb, seat) | {state.bb}:
             due_bb = {seat}
         due_sb = state.seats_where(state.paid_bb)  # who paid the BB last hand
         plan.misses_made_up_sb = {seat for seat in due_sb if seat not in plan.dealt
                                   and state.status[seat] in (AWAY, WAITING)}
     due_sb = ((due_sb | state.seats_where(state.carries_sb)) & stay) - {plan.sb_player}
+    plan.due_dead_sb = due_sb
     for seat in state.all_seats():
         if state.moved_in[seat]:
             continue
@@ -118,8 +129,7 @@ def _carried_small_blinds(plan, state):
         if seat == plan.bb:
             continue
         if state.status[seat] == WAITING:
-            if (debts(plan, state, seat)[0] == BB and state.missed_bb[seat]
-                    and state.missed_sb[seat] and not state.mover_wait[seat]):
+            if debts(plan, state, seat)[0] == BB and state.missed_sb[seat]:
                 plan.carries_live_sb.add(seat)   # the big blind now, the small one next
         elif state.carries_live_sb[seat]:
             if (seat == plan.sb_player or plan.posted_blind[seat] or plan.posted_dead_sb[seat]
@@ -131,7 +141,8 @@ def _carried_small_blinds(plan, state):
 
 def _kill(plan, state):
     """F3: the player marked for a kill, dealt in, posts the kill blind in place of every
-    live blind he is due this hand (each counts as paid); his dead posts stand."""
+    live blind he is due this hand, one he would carry on included (each counts as paid);
+    his dead posts, and a dead small blind he carries on, stand (F5)."""
     if state.tournament:
         return
     for seat in plan.dealt:
@@ -143,16 +154,18 @@ def _kill(plan, state):
                 plan.paid_bb.add(seat)
             plan.posted_blind[seat] = NO_BLIND
             plan.posted_button_blind[seat] = 0
-            plan.carries_sb.discard(seat)
+            if seat not in plan.due_dead_sb:   # (a dead SB he is due is carried as before)
+                plan.carries_sb.discard(seat)
             plan.carries_live_sb.discard(seat)
 
 
 # ---- what a player owes ------------------------------------------------------------------
 
 def owes(plan, state, seat):
-    """(live, dead) chips: what the player in `seat` would post to be dealt in at the next
-    deal, beyond the blind of his position and the hand's forced bets, as that deal would
-    charge it (M6)."""
+    """(live, dead) chips: what the present player in `seat` would post to be dealt in at
+    the next deal, beyond the blind of his position and the hand's forced bets, as that deal
+    would charge it (M6a, M6c). An away player's figure is this one's at the table after
+    he comes back (M6b: TableView.owes)."""
     status = state.status[seat]
     if status == EMPTY or state.tournament or not state.hands:
         return (0, 0)  # T1: nobody owes anything; S1: everybody drew for the button
@@ -161,31 +174,22 @@ def owes(plan, state, seat):
         owed = _so_far(state, seat)
     elif status == ACTIVE:
         owed = _active_debts(plan, state, seat)
-    elif plan.new_game and (status == WAITING or state.new[seat]):
+    elif plan.new_game:
         owed = NO_DEBTS   # D5, MS2: a new game charges only its positions' blinds
-    elif status == AWAY and not state.new[seat]:
-        owed = _so_far(state, seat)   # his markers: never fewer while he is away (M2)
-        if seat in plan.misses_made_up_sb:
-            owed = (owed[0], 1) + owed[2:]   # MB2: the made-up SB he is due
     else:
-        owed = debts(plan, state, seat)   # (an away new player is never dealt in free: M6)
+        owed = debts(plan, state, seat)
     return chips(state, owed)
 
 
 def _so_far(state, seat):
-    """What a player owes while no hand can be dealt to him: his markers, a new player's
-    big blind unless S2 would still deal him in free, a mover's big blind."""
+    """What a present player owes while no hand can be dealt (M6c): an active player the
+    small blind he carries, a new player one big blind unless S2 would still deal him in
+    free, anybody else his markers and a mover's big blind."""
     if state.status[seat] == ACTIVE:
         return (SB if state.carries_live_sb[seat] else NO_BLIND, state.carries_sb[seat], 0, 0)
     if state.new[seat]:
         return NO_DEBTS if plays_free(state, seat) else (BB, 0, 0, 0)
-    dead = (state.missed_sb[seat], state.missed_ante[seat], state.missed_button_blind[seat])
-    if state.mover_wait[seat]:
-        return (BB,) + dead
-    if state.makeup == "one_per_hand":
-        first = BB if state.missed_bb[seat] else SB if state.missed_sb[seat] else NO_BLIND
-        return (first, 0) + dead[1:]
-    return (BB if state.missed_bb[seat] else NO_BLIND,) + dead
+    return marker_debts(state, seat)
 
 
 def _active_debts(plan, state, seat):

@@ -42,6 +42,7 @@ def deal_into(plan, state, draw=None):
         state.dealt[seat] = seat in dealt
         state.passed[seat] = seat in plan.passed
         state.left[seat] = state.left_active[seat] = 0
+        state.left_earlier[seat] = state.leaver_dealt[seat] = state.moved_dealt[seat] = 0
         for name in POST_FACTS:
             getattr(state, name)[seat] = getattr(plan, name)[seat]
     plan.ready = False

@@ -35,6 +35,7 @@ class NextHand:
         self.carries_sb = set()
         self.carries_live_sb = set()
         self.misses_made_up_sb = set()
+        self.due_dead_sb = set()
         self.killer = 0
         self.killed_blind = 0
         # ... and what each seat posts, as TableState's POST_FACTS (a byte per seat).

@@ -46,6 +46,8 @@ class Table(TableView):
         check_level(1, 1, button_blind, "each")
         if button_blind and tournament is True:
             raise RuleError("a tournament has no button blind (F2: cash games only)")
+        if makeup != "together" and tournament is True:
+            raise RuleError("a tournament makes up no missed blinds (F4: cash games only)")
         TableView.__init__(self, TableState(seats, rules, (small, big, 0, "each"),
                                             tournament is True, button_blind, makeup))
 
@@ -101,13 +103,7 @@ class Table(TableView):
         if wait:
             self._no_choice(seat)
         self._before_event()
-        if state.tournament:
-            state.status[seat] = ACTIVE  # T1: he was dealt in all along
-        elif state.new[seat] or state.has_markers(seat) or state.mover_wait[seat]:
-            state.status[seat] = WAITING
-            state.waits_for_bb[seat] = wait
-        else:
-            state.status[seat] = ACTIVE  # M3: owes nothing, active at once
+        state.come_back(seat, wait)
 
     def choose(self, seat, choice):
         """A waiting player changes his mind: "post" or "wait" (for the big blind)."""
@@ -132,11 +128,7 @@ class Table(TableView):
         if not state.status[seat]:
             raise RuleError("seat %d is empty: nobody to leave" % seat)
         self._before_event()
-        if state.dealt[seat]:
-            state.left[seat] = 1
-        # C6: a new player may take over from a player who left active since the last deal.
-        state.left_active[seat] = state.hands > 0 and state.status[seat] == ACTIVE
-        state.clear_player(seat)
+        seatchange.leave_seat(state, seat)
 
     def move(self, a, b):
         """The player in seat a moves to the empty seat b between hands (C1-C5)."""
@@ -202,8 +194,7 @@ class Table(TableView):
         if not self.history.can_undo():
             raise RuleError("nothing to undo")
         self.history.undo(self.state)
-        self.next.ready = False
-        self._hand = None
+        self._changed()
 
     def deal_refusal(self, button=None):
         """Why deal(button) would be refused (the message of its RuleError), or None: then
@@ -264,8 +255,7 @@ class Table(TableView):
         """Every event calls this just before it changes the table: undo keeps the state
         as it was, and the next hand must be worked out again."""
         self.history.keep(self.state)
-        self.next.ready = False
-        self._hand = None
+        self._changed()
 
     def _no_choice(self, seat):
         if self.state.tournament:

@@ -8,15 +8,19 @@ def move_player(state, a, b):
     """C1-C5: the player in seat a moves to the empty seat b, taking what is his; seat a is
     left as by a leave. Returns the deals of the mover's wait it adds (C3)."""
     wait = mover_wait(state, a, b)
+    played = state.played_last_hand(a)
     player = state.player_facts(a)
     if state.dealt[a]:
         state.left[a] = 1
-    state.left_active[a] = 0   # (no take-over of a seat a move emptied)
+    # (no take-over of a seat a move emptied)
+    state.left_active[a] = state.left_earlier[a] = state.leaver_dealt[a] = 0
     state.clear_player(a)
     state.put_player(b, player)
-    # A blind he carried is dropped, and he makes up nothing (C1, C3, F5).
+    # A blind he carried is dropped, and he makes up nothing (C1, C3, F5); MB2 still counts
+    # him among the players dealt into the last hand.
     state.carries_sb[b] = state.carries_live_sb[b] = state.paid_bb[b] = 0
     state.moved_in[b] = 1
+    state.moved_dealt[b] = played
     if state.tournament:
         state.new[b] = 1   # C5: dealt in as T2 says for seat b
     elif wait:
@@ -56,9 +60,25 @@ def hands_before_big_blind(state, seat, mover):
     return k
 
 
+def leave_seat(state, seat):
+    """The player in `seat` busts or leaves, taking his debts with him (M5). What a take-over
+    of the seat would need is kept while it may come (C6): whether the seat had been left
+    already, and whether he had been dealt into the last hand."""
+    left_active = state.hands > 0 and state.status[seat] == ACTIVE
+    state.left_active[seat] = left_active
+    state.left_earlier[seat] = left_active and state.left[seat]
+    state.leaver_dealt[seat] = left_active and state.played_last_hand(seat)
+    if state.dealt[seat]:
+        state.left[seat] = 1
+    state.clear_player(seat)
+
+
 def take_over(state, seat):
     """C6: a new player takes over the seat its active player left since the last deal:
-    play goes on as if that player had never left; he posts only his position's blinds."""
+    play goes on as if that player had never left (the seat is left only if it was before
+    him); he posts only his position's blinds and makes up nothing."""
     state.status[seat] = ACTIVE
-    state.left[seat] = state.left_active[seat] = 0
+    state.left[seat] = state.left_earlier[seat]
     state.moved_in[seat] = 1
+    state.moved_dealt[seat] = state.leaver_dealt[seat]
+    state.left_active[seat] = state.left_earlier[seat] = state.leaver_dealt[seat] = 0

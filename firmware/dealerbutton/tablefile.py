@@ -43,13 +43,15 @@ FORMAT = 4
 
 # A player's facts that the saved form writes as a flag when set: key -> per-seat fact.
 _FLAGS = (("new", "new"), ("carries_sb", "carries_sb"), ("carries_live_sb", "carries_live_sb"),
-          ("paid_bb", "paid_bb"), ("moved_in", "moved_in"))
+          ("paid_bb", "paid_bb"), ("moved_in", "moved_in"), ("moved_dealt", "moved_dealt"))
 _PLAYER_KEYS = ("seat", "status", "choice", "missed", "mover_wait", "kill") + tuple(
     [key for key, _ in _FLAGS])
 # The missed-blind markers (words.MARKERS, in order) and their per-seat facts.
 _MARKER_FACTS = ("missed_bb", "missed_sb", "missed_ante", "missed_button_blind")
-# The seats' own facts saved as lists of seats.
-_SEAT_LISTS = ("dealt", "left", "left_active", "passed")
+# The seats' own facts saved as lists of seats; the last two are written only when they hold
+# a seat (a take-over's facts, C6: firmware before them wrote none).
+_SEAT_LISTS = ("dealt", "left", "left_active", "passed", "left_earlier", "leaver_dealt")
+_SEAT_LISTS_WHEN_SET = ("left_earlier", "leaver_dealt")
 _LIVE_BLINDS = ("", "sb", "bb")   # posted_blind: NO_BLIND, SB, BB
 
 
@@ -59,7 +61,7 @@ def to_dict(state):
     for seat in state.all_seats():
         if state.status[seat]:
             players.append(_player(state, seat))
-    return {
+    d = {
         "format": FORMAT, "seats": state.seats, "rules": state.rules,
         "tournament": state.tournament, "button_blind": state.button_blind,
         "makeup": state.makeup, "level": list(state.level),
@@ -70,6 +72,11 @@ def to_dict(state):
         "left": _seat_list(state, state.left), "left_active": _seat_list(state, state.left_active),
         "passed": _seat_list(state, state.passed),
     }
+    for name in _SEAT_LISTS_WHEN_SET:
+        seats = _seat_list(state, getattr(state, name))
+        if seats:
+            d[name] = seats
+    return d
 
 
 def _seat_list(state, fact):
@@ -208,7 +215,7 @@ def _read_last_hand(state, d):
     for name in _SEAT_LISTS:
         fact = getattr(state, name)
         last = 0
-        for seat in d[name]:
+        for seat in d.get(name, []) if name in _SEAT_LISTS_WHEN_SET else d[name]:
             if type(seat) is not int or not last < seat <= state.seats:
                 raise ValueError
             fact[seat] = 1

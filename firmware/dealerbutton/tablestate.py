@@ -69,12 +69,16 @@ PLAYER_FACTS = (
     "kill",                # marked for a kill blind at the next deal: FULL_KILL, HALF_KILL
     "moved_in",            # came to his seat since the last deal, by a move or a take-over:
                            # makes up no blind skipped by others leaving (C1, C6)
+    "moved_dealt",         # ... having been dealt into the last hand (himself, or the player he
+                           # took over from): MB2 counts him when it finds who is due the BB
 )
 # The seat's own, whoever sits there:
 SEAT_ONLY_FACTS = (
     "dealt",               # dealt into the last hand
     "left",                # its player, dealt into the last hand, has left since
     "left_active",         # its player left it since the last deal, active: it may be taken over (C6)
+    "left_earlier",        # ... and the seat was left already before he left it (C6 keeps that)
+    "leaver_dealt",        # ... and he had been dealt into the last hand (C6: so has the taker)
     "passed",              # a blind has passed it since the first hand (S2)
 )
 # What the seat posted in the last hand (its antes follow from the hand's level):
@@ -127,9 +131,12 @@ class TableState:
         self.mover_wait = self._view("mover_wait")
         self.kill = self._view("kill")
         self.moved_in = self._view("moved_in")
+        self.moved_dealt = self._view("moved_dealt")
         self.dealt = self._view("dealt")
         self.left = self._view("left")
         self.left_active = self._view("left_active")
+        self.left_earlier = self._view("left_earlier")
+        self.leaver_dealt = self._view("leaver_dealt")
         self.passed = self._view("passed")
         self.posted_blind = self._view("posted_blind")
         self.posted_button_blind = self._view("posted_button_blind")
@@ -169,6 +176,34 @@ class TableState:
         """The player holds a missed-blind marker (M2, F1, F2)."""
         return bool(self.missed_bb[seat] or self.missed_sb[seat] or self.missed_ante[seat]
                     or self.missed_button_blind[seat])
+
+    def played_last_hand(self, seat):
+        """The player in `seat` was dealt into the last hand: in this seat, or in another one
+        before he moved here (C1), or the player he took the seat over from was (C6)."""
+        if self.moved_in[seat]:
+            return bool(self.moved_dealt[seat])
+        return bool(self.dealt[seat] and not self.left[seat])
+
+    def come_back(self, seat, wait):
+        """The away player in `seat` returns (M3): active at once if he owes nothing, else
+        waiting, posting or (wait) waiting for the big blind. Markers all worth nothing at
+        the level in force are nothing owed (F5): he is active and they are dropped. At a
+        tournament table he was dealt in all along (T1)."""
+        if self.tournament:
+            self.status[seat] = ACTIVE
+        elif self.new[seat] or self.mover_wait[seat] or self.owes_markers(seat):
+            self.status[seat] = WAITING
+            self.waits_for_bb[seat] = wait
+        else:
+            self.status[seat] = ACTIVE
+            self.missed_ante[seat] = self.missed_button_blind[seat] = 0
+
+    def owes_markers(self, seat):
+        """The player holds a missed-blind marker worth something at the level in force (F5:
+        a missed ante with no ante in force is worth nothing)."""
+        return bool(self.missed_bb[seat] or self.missed_sb[seat]
+                    or self.missed_ante[seat] and self.level[2]
+                    or self.missed_button_blind[seat] and self.button_blind)
 
     # ---- walking round the table --------------------------------------------------------
 

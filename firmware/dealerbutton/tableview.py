@@ -4,9 +4,9 @@ hand. Read-only: rules.Table adds the events."""
 from dealerbutton import charges
 from dealerbutton.hand import last_hand
 from dealerbutton.nexthand import NextHand
-from dealerbutton.tablestate import HALF_KILL, RuleError
+from dealerbutton.tablestate import HALF_KILL, RuleError, TableState
 from dealerbutton.undo import UndoHistory
-from dealerbutton.words import MARKERS, STATUSES, WAITING
+from dealerbutton.words import AWAY, MARKERS, STATUSES, WAITING
 
 # The markers (words.MARKERS) as the state keeps them.
 _MARKER_FACTS = ("missed_bb", "missed_sb", "missed_ante", "missed_button_blind")
@@ -21,6 +21,8 @@ class TableView:
         self.next = NextHand(state.seats)   # the next hand, worked out when asked for
         self.history = UndoHistory()
         self._hand = None                   # the last hand, made when asked for
+        self._if_back = None                # M6b: (a copy of the state, its next hand) ...
+        self._away_owes = [None] * (state.seats + 1)   # ... and each away player's figure
 
     # ---- reading the table -------------------------------------------------------------
 
@@ -83,9 +85,39 @@ class TableView:
 
     def owes(self, seat):
         """(live, dead): what this player would post to be dealt in at the next deal, beyond
-        the blind of his position, as that deal would charge it (M6)."""
+        the blind of his position, as that deal would charge it (M6); a player away: what
+        he would if he came back now (M6b)."""
         self._check_seat(seat)
-        return charges.owes(self.next, self.state, seat)
+        state = self.state
+        if state.status[seat] != AWAY or state.tournament or not state.hands:
+            return charges.owes(self.next, state, seat)
+        owed = self._away_owes[seat]
+        if owed is None:
+            owed = self._away_owes[seat] = self._owes_if_back(seat)
+        return owed
+
+    def _owes_if_back(self, seat):
+        """M6b: what the away player in seat would owe at a copy of the table where he has
+        pressed his button (back, post), worked out on its own next hand."""
+        state = self.state
+        if self._if_back is None:
+            self._if_back = (TableState(state.seats, state.rules, state.level,
+                                        state.tournament, state.button_blind, state.makeup),
+                             NextHand(state.seats))
+        copy, plan = self._if_back
+        copy.restore(state.snapshot())
+        copy.come_back(seat, False)
+        plan.ready = False
+        return charges.owes(plan, copy, seat)
+
+    def _changed(self):
+        """The table has changed: its next hand, its last hand and what its players away
+        owe must be worked out again when asked for."""
+        self.next.ready = False
+        self._hand = None
+        owes = self._away_owes
+        for seat in range(len(owes)):
+            owes[seat] = None
 
     def can_undo(self):
         return self.history.can_undo()

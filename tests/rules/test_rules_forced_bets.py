@@ -4,7 +4,7 @@ On CPython and MicroPython alike."""
 
 import two_runtimes
 from dealerbutton.rules import Table
-from rules_scenario import describe, hand_is, refused, state_key
+from rules_scenario import describe, hand_is, play, refused, state_key
 
 
 def six(**options):
@@ -96,6 +96,56 @@ def test_F4_one_per_hand_posts_the_big_blind_then_the_small_one_live():
     h = t.deal()   # then the small blind, live
     hand_is(h, 7, 1, 2, {1: (10, 0), 2: (20, 0), 5: (10, 0)})
     assert t.owes(5) == (0, 0)
+
+
+def test_F4_one_per_hand_an_away_mover_who_missed_the_small_blind():
+    t = Table(9, "simple", (10, 20), makeup="one_per_hand")
+    play(t, "sit 9; sit 8; sit 1; sit 3; move 1 7; deal 7; deal; away 7; move 7 2; deal")
+    assert (t.mover_wait(2), t.markers(2), t.owes(2)) == (1, ("sb",), (20, 0))
+    t.back(2)
+    h = t.deal()   # his big blind first ...
+    assert h.posts[2] == (20, 0) and t.owes(2) == (0, 0), describe(h)
+    h = t.deal()   # ... and the big blind reaching his seat clears the small one (M4)
+    hand_is(h, 8, 9, 2, {9: (10, 0), 2: (20, 0)})
+
+
+def test_F4_one_per_hand_a_missed_small_blind_is_owed_once():
+    t = Table(6, "moving", (10, 20), makeup="one_per_hand")
+    play(t, "sit 1; sit 2; sit 3; sit 4; sit 5; sit 6; deal 1; leave 3; deal; away 4; leave 1")
+    assert (t.markers(4), t.owes(4)) == (("sb",), (10, 0))
+    t.back(4)
+    h = t.deal()
+    assert h.posts[4] == (10, 0), describe(h)
+
+
+def test_F5_a_marker_worth_nothing_is_nothing_owed():
+    t = Table(4, "dead", (10, 20))
+    play(t, "sit 1; sit 2; sit 3; sit 4; level 10 20 5 button; deal 1; away 2; deal")
+    assert (t.markers(2), t.owes(2)) == (("ante",), (0, 5))
+    t.set_level(10, 20, 0, "button")
+    assert t.owes(2) == (0, 0)
+    t.back(2)
+    assert (t.status(2), t.markers(2), t.owes(2)) == ("active", (), (0, 0))
+    t.undo()
+    assert (t.status(2), t.markers(2)) == ("away", ("ante",))
+
+
+def test_F5_a_kill_keeps_a_dead_small_blind_he_is_due():
+    for kill in (False, True):
+        t = Table(4, "moving", (10, 20))
+        play(t, "sit 1; sit 3; sit 4; deal 1; move 1 2")
+        if kill:
+            t.kill(4)
+        h = t.deal()
+        assert (h.button, h.sb, h.bb) == (2, 3, 4), describe(h)
+        assert h.posts[4] == ((40, 0) if kill else (20, 0)), describe(h)
+        t.away(4)
+        assert (t.markers(4), t.owes(4)) == (("sb",), (0, 10)), kill
+
+
+def test_F4_a_tournament_makes_up_no_missed_blinds():
+    assert refused(Table, 9, "dead", (10, 20), True, 0, "one_per_hand") == (
+        "a tournament makes up no missed blinds (F4: cash games only)")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 
 The invariants themselves live in tests/support/rules_scenario.py (shared with the examples
 and the exhaustive walk): exactly one big blind, always dealt in; heads-up the button
-posts the small blind and acts first; nobody owes more than one SB and one BB, and what a
-player away (or waiting, not dealt in) owes never shrinks until he pays or the BB reaches
-him; in `dead` the player who paid the BB pays the SB next hand when three or more are
+posts the small blind and acts first; nobody owes more than one SB and one BB, a player
+away keeps his markers until he pays or the BB reaches him, and owes what his return now
+would cost him; in `dead` the player who paid the BB pays the SB next hand when three or more are
 dealt in; active players are always dealt in and away ones never; refused events change
 nothing; antes are dead money at the hand's level. At tournament tables (T1..T5):
 everybody seated is dealt in but a newcomer on the button or SB position, once; nobody
@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_scenario import (
     EVENTS,
+    ante_of,
     apply,
     check_table,
     describe,
@@ -68,13 +69,15 @@ def test_every_invariant_holds_over_random_events(rules, tournament, game):
 @pytest.mark.parametrize("rules", RULE_SETS)
 @SETTINGS
 @given(game=games(deals=24, size=120))  # long stretches of hands while players are away
-def test_debt_of_a_player_away_never_shrinks_while_he_stays_away(rules, game):
-    """M2: like a room's "missed SB" and "missed BB" markers, what a player owes from the
-    moment he steps away until he comes back or leaves only grows, over any number of
-    hands; and he never owes more than one BB live and one SB dead."""
+def test_a_player_away_keeps_his_markers_and_owes_what_his_return_would_cost(rules, game):
+    """M2: like a room's "missed SB" and "missed BB" markers, the markers a player holds
+    from the moment he steps away until he comes back or leaves are never taken away, over
+    any number of hands; he never owes more than one BB live and one SB dead; and M6b: what
+    he owes is what a copy of the table where he comes back now, dealt at once, makes him
+    post beyond his position's blind (the big blind posts one BB, nothing more: M4)."""
     seats, players, button, events = game
     t = start(rules, seats, players, button)
-    owed = {}  # seat -> what he owed after the last event, for players away since
+    held = {}  # seat -> his markers after the last event, for players away since
     for ev, seat in events:
         if ev == "undo":
             continue
@@ -84,14 +87,31 @@ def test_debt_of_a_player_away_never_shrinks_while_he_stays_away(rules, game):
             continue
         for s in range(1, seats + 1):
             if t.status(s) != "away":
-                owed.pop(s, None)
+                held.pop(s, None)
                 continue
             live, dead = t.owes(s)
             assert live in (0, t.stakes[1]) and dead in (0, t.stakes[0]), (s, live, dead)
-            if s in owed:  # the missed blinds, in chips at the level in force
-                assert (live or not owed[s][0]) and (dead or not owed[s][1]), (
-                    s, owed[s], (live, dead))
-            owed[s] = (live, dead)
+            assert set(held.get(s, ())) <= set(t.markers(s)), (s, held.get(s), t.markers(s))
+            held[s] = t.markers(s)
+            if t.hands:
+                check_return(t, s, (live, dead))
+
+
+def check_return(t, s, owed):
+    """Seat s, away, comes back on a copy of t, dealt at once: he posts what he owed."""
+    twin = Table.from_dict(t.to_dict())
+    twin.back(s)
+    try:
+        h = twin.deal()
+    except RuleError:
+        return   # no hand even with him back (M6c)
+    if s not in h.dealt or s == h.bb:
+        return
+    live, dead = h.posts.get(s, (0, 0))
+    dead -= ante_of(h, s)
+    if s == h.sb:
+        live -= h.level[0]
+    assert (live, dead) == owed, (s, owed, describe(h))
 
 
 @pytest.mark.parametrize(("rules", "tournament"), TABLES, ids=TABLE_IDS)

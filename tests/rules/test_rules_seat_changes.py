@@ -170,5 +170,29 @@ def test_play_knows_seat_changes():
         raise AssertionError("take 5 accepted")
 
 
+def test_C6_a_take_over_keeps_an_earlier_leave_of_the_seat():
+    # The big blind left seat 3, a mover came and left again: the one who takes over plays as
+    # if the mover had stayed, and the big blind who left is still gone (DB2).
+    t = nine(range(1, 6))
+    t.deal(button=1)   # B1 SB2 BB3
+    play(t, "leave 3; leave 4; move 2 3; leave 3; take 3")
+    h = t.deal()
+    assert (h.button, h.sb, h.bb) == (3, None, 5), describe(h)
+    t = nine(range(1, 6))
+    t.deal(button=1)
+    play(t, "leave 3; leave 4; move 2 3")
+    assert describe(t.deal()) == describe(h)
+
+
+def test_MB2_movers_dealt_in_count_and_the_last_big_blind_is_never_due_it():
+    t = Table(6, "moving", (10, 20))
+    play(t, "sit 3; sit 4; sit 5; deal 5")   # B5 SB3 BB4
+    play(t, "move 5 6; move 3 5")
+    h = t.deal()   # the mover in 5 is due the big blind and has it: nothing is made up
+    assert (h.button, h.sb, h.bb) == (6, 4, 5), describe(h)
+    assert h.posts == {4: (10, 0), 5: (20, 0)}, describe(h)
+    assert [t.owes(s) for s in (4, 5, 6)] == [(0, 0)] * 3
+
+
 if __name__ == "__main__":
     two_runtimes.run_all(globals())

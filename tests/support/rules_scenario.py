@@ -302,9 +302,10 @@ def seat_debts(t):
 def check_debts_kept(t, statuses_before, debts_before):
     """M1, M2: across an event (undo aside), a player who stays away keeps every marker he
     held (a missed blind stays marked until paid), and a player with markers owes at least
-    what he owed (a blind: in chips at the level in force, which may have changed). (A new
-    player's figure and a waiting player's follow the next deal, M6: a new game coming
-    clears them.)"""
+    what he owed (a blind: in chips at the level in force, which may have changed), unless
+    his return would now make the next deal a new game, which clears them (M6b, D5, MS2):
+    then a copy of the table where he comes back deals him in for his position's blinds
+    alone. (A new player's figure and a waiting player's follow the next deal, M6.)"""
     for s in range(1, t.seats + 1):
         st = statuses_before[s]
         if st == "away" and t.status(s) == st:
@@ -312,10 +313,20 @@ def check_debts_kept(t, statuses_before, debts_before):
             markers = t.markers(s)
             for m in was_markers:
                 assert m in markers, ("seat %d away lost his marker %s" % (s, m), markers)
-            if was_markers:
-                live, dead = t.owes(s)
-                assert (live or not was_live) and (dead or not was_dead), (
-                    "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
+            if not was_markers:
+                continue
+            live, dead = t.owes(s)
+            if (live or not was_live) and (dead or not was_dead):
+                continue
+            assert (live, dead) == (0, 0), (
+                "seat %d %s owed %d/%d, now %d/%d" % (s, st, was_live, was_dead, live, dead))
+            twin = Table.from_dict(t.to_dict())
+            twin.back(s)
+            h = twin.deal()
+            position = h.level[1] if s == h.bb else h.level[0] if s == h.sb else 0
+            assert s in h.dealt and blinds_of(h, s) == (position, 0), (
+                "seat %d owed %d/%d, now nothing, yet back he posts %r in %s" % (
+                    s, was_live, was_dead, h.posts.get(s), describe(h)))
 
 
 EVENTS = ("sit", "sitpost", "away", "back", "backwait", "post", "wait", "leave", "deal", "level",

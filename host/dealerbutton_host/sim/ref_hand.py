@@ -45,6 +45,7 @@ class Next:
         self.carries_sb: Set[int] = set()    # MB2: a made-up SB carried on, dead
         self.carries_live_sb: Set[int] = set()  # F4: a missed SB carried on, live
         self.misses_made_up_sb: Set[int] = set()  # MB2: due a made-up SB, not dealt in
+        self.due_dead_sb: Set[int] = set()   # MB2: due a made-up SB, dealt in (posted or carried)
         self.killer: Optional[int] = None
         self.killed_blind: Optional[str] = None  # the live blind the kill replaced
 

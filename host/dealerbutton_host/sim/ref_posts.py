@@ -55,8 +55,9 @@ def debts(ref: "Referee", nx: Next, s: int) -> Charge:
 
 def make_up(ref: "Referee", nx: Next):
     """MB2, from the text: when a player dealt into the last hand (of three or more) has left,
-    the player due the BB (the first one after the last BB who was dealt into it and is still
-    active, unless this hand's BB lies from the last BB up to him) and the one due the SB
+    the player due the BB (the first one after the last BB who was dealt into it, a mover
+    too, and is still active, never the last BB, unless this hand's BB lies from the last BB
+    up to him) and the one due the SB
     (whoever paid a BB last hand) post what they were due; one blind a hand, biggest first,
     the rest carried. A mover or a player who took a seat over makes up nothing (C1, C6); a
     player due a made-up SB who is not dealt in misses it."""
@@ -66,7 +67,10 @@ def make_up(ref: "Referee", nx: Next):
     due_bb = set()
     due_sb = set()
     if ref.left and len(ref.dealt) >= 3:
-        due = first_after(n, ref.bb, stay & ref.dealt)
+        # the players dealt into the last hand, movers among them, but the last BB's seat
+        played = {s for s in nx.dealt if s != ref.bb and ref.players[s].status == "active"
+                  and ref.players[s].dealt_last}
+        due = first_after(n, ref.bb, played)
         if due and nx.bb not in moved_over(n, ref.bb, due) | {ref.bb}:
             due_bb.add(due)
         paid = {s for s, p in ref.players.items() if p.paid_bb}
@@ -75,6 +79,7 @@ def make_up(ref: "Referee", nx: Next):
         due_sb |= paid & stay
     due_sb |= {s for s in stay if ref.players[s].carries_sb}
     due_sb.discard(nx.sb_player)
+    nx.due_dead_sb = set(due_sb)
     for s in sorted(due_bb | due_sb):
         if ref.players[s].moved:
             continue
@@ -98,7 +103,7 @@ def carried_small_blinds(ref: "Referee", nx: Next):
         p = ref.players[s]
         c = nx.charges[s]
         if p.status == "waiting":
-            if c.blind == "BB" and {"bb", "sb"} <= p.markers and not p.wait:
+            if c.blind == "BB" and "sb" in p.markers:  # (a missed BB or a mover's BB now)
                 nx.carries_live_sb.add(s)
         elif p.carries_live_sb:
             if s == nx.sb_player or c.blind or c.dead_sb or c.button_blind:
@@ -109,7 +114,8 @@ def carried_small_blinds(ref: "Referee", nx: Next):
 
 def kill(ref: "Referee", nx: Next):
     """F3: the player marked, if dealt in, posts the kill in place of every live blind he is
-    due (each counts as paid); his dead amounts stand."""
+    due, one he would carry on included (each counts as paid); his dead amounts stand,
+    carried ones too (F5)."""
     for s in sorted(nx.dealt):
         p = ref.players[s]
         if p.kill:
@@ -119,7 +125,8 @@ def kill(ref: "Referee", nx: Next):
             if c.blind == "BB":
                 nx.paid_bb.add(s)
             c.kill, c.blind, c.button_blind = p.kill, None, False
-            nx.carries_sb.discard(s)
+            if s not in nx.due_dead_sb:  # F5: a dead SB he is due stays carried
+                nx.carries_sb.discard(s)
             nx.carries_live_sb.discard(s)
 
 
@@ -162,9 +169,10 @@ def in_chips(ref: "Referee", c: Charge) -> Tuple[int, int]:
 # -- what a player owes (M6) ------------------------------------------------------------------
 
 def owes(ref: "Referee", s: int, nx: Optional[Next]) -> Tuple[int, int]:
-    """M6, with `nx` the next hand (None when none can be dealt): what the player would post
-    to be dealt in at the next deal, beyond his position's blind, the hand's antes, button
-    blind and kill, as that deal would charge it."""
+    """M6a, M6c, with `nx` the next hand (None when none can be dealt): what the player, who
+    is present, would post to be dealt in at the next deal, beyond his position's blind, the
+    hand's antes, button blind and kill, as that deal would charge it. (An away player's
+    figure is a present one's: Referee.owes_if_back, M6b.)"""
     p = ref.players.get(s)
     if p is None or ref.hands == 0 or ref.tournament:
         return (0, 0)
@@ -178,19 +186,14 @@ def owes(ref: "Referee", s: int, nx: Optional[Next]) -> Tuple[int, int]:
         if s in (nx.bb, nx.sb_player):
             blind = None
         return in_chips(ref, Charge(blind, c.dead_sb))
-    if nx.new_game and (p.status == "waiting" or p.new):
+    if nx.new_game:
         return (0, 0)  # a new game charges only its positions' blinds
-    if p.status == "away" and not p.new:
-        owed = so_far(ref, s, p)  # his markers: never fewer while he is away (M2)
-        if s in nx.misses_made_up_sb:
-            owed.dead_sb = True   # MB2: the made-up SB he is due becomes a marker
-        return in_chips(ref, owed)
-    return in_chips(ref, debts(ref, nx, s))  # an away new player is never dealt in free
+    return in_chips(ref, debts(ref, nx, s))
 
 
 def so_far(ref: "Referee", s: int, p: "Player") -> Charge:
-    """What a player owes while no hand can be dealt (and an away player's markers): S2's
-    conditions so far for a new player, else his markers, a mover's BB, a carried SB."""
+    """What a player owes while no hand can be dealt (M6c): S2's conditions so far for a new
+    player, else his markers, a mover's BB, a carried SB."""
     if p.status == "active":
         return Charge("SB" if p.carries_live_sb else None, p.carries_sb)
     if p.new:
@@ -204,12 +207,11 @@ def markers_charge(ref: "Referee", p: "Player") -> Charge:
     and what he missed, else by the table's make-up (M3, F4), antes and button blinds dead."""
     ante = "ante" in p.markers
     button_blind = "button_blind" in p.markers
-    if p.wait:
-        return Charge("BB", "sb" in p.markers, ante, button_blind)
-    if ref.makeup == "one_per_hand":
-        blind = "BB" if "bb" in p.markers else "SB" if "sb" in p.markers else None
+    big = p.wait or "bb" in p.markers   # a mover's BB stands for a missed one
+    if ref.makeup == "one_per_hand":   # F4: the BB first, the SB live at the next hand
+        blind = "BB" if big else "SB" if "sb" in p.markers else None
         return Charge(blind, False, ante, button_blind)
-    return Charge("BB" if "bb" in p.markers else None, "sb" in p.markers, ante, button_blind)
+    return Charge("BB" if big else None, "sb" in p.markers, ante, button_blind)
 
 
 def k(ref: "Referee", seat: int, mover: int) -> int:

@@ -19,7 +19,7 @@ class Player:
     """A seated player and what is his (it goes with him when he moves, C1)."""
 
     __slots__ = ("status", "new", "post", "markers", "carries_sb", "carries_live_sb",
-                 "paid_bb", "wait", "kill", "moved")
+                 "paid_bb", "wait", "kill", "moved", "dealt_last")
 
     def __init__(self, status: str, new: bool, post: bool):
         self.status = status        # "active", "away" or "waiting"
@@ -32,6 +32,7 @@ class Player:
         self.wait = 0               # C3: deals left in a mover's wait
         self.kill: Optional[str] = None   # F3: "full" or "half", for the next deal
         self.moved = False          # came to his seat since the last deal (C1, C6)
+        self.dealt_last = False     # dealt into the last hand, wherever he sat (MB2)
 
 
 class Referee:
@@ -52,10 +53,12 @@ class Referee:
         self.button = self.sb_pos = self.bb = 0
         self.dealt: Set[int] = set()
         self.left: Set[int] = set()         # dealt into the last hand, emptied since
-        self.left_active: Set[int] = set()  # an active player left it since the last deal (C6)
+        # C6: the seats an active player left since the last deal, each with what a take-over
+        # restores: (the seat had been left before him, he had been dealt into the last hand)
+        self.left_active: Dict[int, Tuple[bool, bool]] = {}
         self.passed: Set[int] = set()       # S2
         self.travel = 0
-        self.history: List[tuple] = []
+        self.history: Optional[List[tuple]] = []
 
     @property
     def small(self) -> int:
@@ -83,7 +86,9 @@ class Referee:
 
     # -- events ---------------------------------------------------------------------------
     def snapshot(self):
-        """The state before an event, for undo (E3)."""
+        """The state before an event, for undo (E3); none on a twin (twin())."""
+        if self.history is None:
+            return
         del self.history[:-UNDO_DEPTH + 1]
         self.history.append(copy.deepcopy((
             self.players, self.level, self.hands, self.button, self.sb_pos, self.bb,
@@ -124,12 +129,19 @@ class Referee:
         if p is None or p.status != "away" or wait and self.tournament:
             return False
         self.snapshot()
-        if not self.tournament and (p.new or p.markers or p.wait):  # M3, M3a, C3
+        if not self.tournament and (p.new or p.wait or self.markers_worth(p)):  # M3, M3a, C3
             p.status = "waiting"
             p.post = not wait
         else:
             p.status = "active"
+            p.markers = set()   # F5: worth nothing at this level, nothing owed
         return True
+
+    def markers_worth(self, p: Player) -> int:
+        """What his markers come to in chips at the level in force (F5)."""
+        small, big, ante, _ = self.level
+        worth = {"bb": big, "sb": small, "ante": ante, "button_blind": self.button_blind}
+        return sum(worth[m] for m in p.markers)
 
     def choose(self, seat: int, choice: str) -> bool:
         p = self.players.get(seat)
@@ -145,11 +157,11 @@ class Referee:
         if p is None:
             return False
         self.snapshot()
+        self.left_active.pop(seat, None)
+        if self.hands and p.status == "active":  # C6: he may be taken over
+            self.left_active[seat] = (seat in self.left, p.dealt_last)
         if seat in self.dealt:
             self.left.add(seat)
-        self.left_active.discard(seat)
-        if self.hands and p.status == "active":
-            self.left_active.add(seat)  # C6: he may be taken over
         del self.players[seat]          # M5: his debts and his kill go with him
         return True
 
@@ -163,7 +175,7 @@ class Referee:
         wait = self.mover_wait(p, a, b)
         if a in self.dealt:
             self.left.add(a)
-        self.left_active.discard(a)
+        self.left_active.pop(a, None)
         self.players[b] = p
         p.carries_sb = p.carries_live_sb = p.paid_bb = False  # C3, F5: dropped with the move
         p.moved = True
@@ -194,9 +206,10 @@ class Referee:
         self.snapshot()
         p = Player("active", False, False)
         p.moved = True  # he makes up nothing the leaver carried
+        was_left, p.dealt_last = self.left_active.pop(seat)  # as if the leaver had stayed
         self.players[seat] = p
-        self.left.discard(seat)
-        self.left_active.discard(seat)
+        if not was_left:
+            self.left.discard(seat)
         return True
 
     def kill(self, seat: int, half: bool = False) -> bool:
@@ -268,11 +281,12 @@ class Referee:
             p.carries_sb = s in nx.carries_sb
             p.kill = None    # F3: the deal spends it
             p.moved = False
+            p.dealt_last = s in nx.dealt
         self.hands += 1
         self.button, self.sb_pos, self.bb = nx.button, nx.sb_pos, nx.bb
         self.dealt = set(nx.dealt)
         self.left = set()
-        self.left_active = set()
+        self.left_active = {}
         self.passed = nx.passed
         self.travel = nx.travel
         return nx, posts
@@ -330,5 +344,23 @@ class Referee:
 
     def every_owes(self) -> List[Tuple[int, int]]:
         nx = self.next_hand()
-        return [ref_posts.owes(self, s, nx) for s in range(1, self.n + 1)]
+        return [self.owes_if_back(s) if self.status(s) == "away" else ref_posts.owes(self, s, nx)
+                for s in range(1, self.n + 1)]
+
+    def owes_if_back(self, seat: int) -> Tuple[int, int]:
+        """M6b: an away player owes what M6a gives him at a twin of this table where he has
+        just come back (`back`, post)."""
+        twin = self.twin()
+        twin.back(seat)
+        return ref_posts.owes(twin, seat, twin.next_hand())
+
+    def twin(self) -> "Referee":
+        """A copy of this table to try an event on, without an undo history."""
+        twin = copy.copy(self)
+        twin.history = None
+        twin.players = copy.deepcopy(self.players)
+        for name in ("dealt", "left", "passed"):
+            setattr(twin, name, set(getattr(self, name)))
+        twin.left_active = dict(self.left_active)
+        return twin
 

@@ -121,11 +121,22 @@ class CheckedTable(Table):
 
     def owes_by_a_deal(self, seen):
         """M6 after every event: a copy of the table dealt now charges each seat what `owes`
-        says (the first hand needs a draw: none before it)."""
-        if not self.hands or self.deal_refusal() is not None:
+        says (M6a); for each player away, a copy where he has come back (`back`, post),
+        dealt now, charges him what `owes` says of him here (M6b). The first hand needs a
+        draw: none before it."""
+        if not self.hands:
             return
-        twin = Table.from_dict(self.to_dict())
-        self.check_posts_against_owes(twin.deal(), seen, self.kill_mark, "after the event")
+        saved = self.to_dict()
+        if self.deal_refusal() is None:
+            twin = Table.from_dict(saved)
+            self.check_posts_against_owes(twin.deal(), seen, self.kill_mark, "after the event")
+        for s in range(1, self.seats + 1):
+            if seen[s - 1][0] == "away":
+                twin = Table.from_dict(saved)
+                twin.back(s)
+                if twin.deal_refusal() is None:
+                    self.check_posts_against_owes(twin.deal(), seen, self.kill_mark,
+                                                  "back now (M6b)", (s,))
 
     # -- events ---------------------------------------------------------------------------
     def sit(self, seat, post=False):
@@ -252,13 +263,13 @@ class CheckedTable(Table):
         elif last is None and h.button != draw:
             fail("S1", "the first button is not on the seat that won the draw (%r)" % draw)
 
-    def check_posts_against_owes(self, h, seen, kill_mark, when):
-        """M6: each seat dealt in posts his position's blind plus what he owed before the
-        deal, and the hand's forced bets: the ante (T5, F1), the button blind (F2), the kill
-        in place of every live blind (F3); the BB posts one big blind, nothing more (M4);
-        nobody else posts."""
+    def check_posts_against_owes(self, h, seen, kill_mark, when, seats=None):
+        """M6: each seat dealt in (of `seats`, every seat if None) posts his position's blind
+        plus what he owed before the deal, and the hand's forced bets: the ante (T5, F1), the
+        button blind (F2), the kill in place of every live blind (F3); the BB posts one big
+        blind, nothing more (M4); nobody else posts."""
         small, big = h.level[:2]
-        for s in range(1, self.seats + 1):
+        for s in seats or range(1, self.seats + 1):
             posts = h.posts.get(s, (0, 0))
             status, _, (live, dead) = seen[s - 1][:3]
             ante = ante_of(h, s)
