@@ -24,7 +24,7 @@ import json
 from dealerbutton.ring import ROLES, is_colour
 from dealerbutton.strictjson import json_error
 from dealerbutton.values import is_int, show
-from dealerbutton.words import MAKEUPS, MAX_CHIPS, RULE_SETS
+from dealerbutton.words import ANTE_KINDS, MAKEUPS, MAX_CHIPS, RULE_SETS
 
 DIRECTIONS = ("cw", "ccw")
 # Colour orders a WS2812-type strip may use (the order its bytes go down the wire).
@@ -162,7 +162,7 @@ def validate(d):
 
 
 def _check_forced_bets(errors, d, cfg):
-    """config.json's button_blind (F2, cash games only) and makeup (F4) into cfg."""
+    """config.json's button_blind (F2) and makeup (F4) into cfg: both for cash games only."""
     if "button_blind" in d and _int_in(errors, "button_blind", d["button_blind"], 0,
                                        MAX_CHIPS):
         cfg["button_blind"] = d["button_blind"]
@@ -171,12 +171,14 @@ def _check_forced_bets(errors, d, cfg):
                       % cfg["button_blind"])
     if "makeup" in d and _one_of(errors, "makeup", d["makeup"], MAKEUPS):
         cfg["makeup"] = d["makeup"]
+    if cfg["makeup"] != "together" and "tournament" in d:
+        errors.append('makeup: "%s": a tournament makes up no missed blinds (F4: cash games'
+                      ' only), set it to "together"' % cfg["makeup"])
 
 
 # -- the "tournament" block ---------------------------------------------------------------------
 
 TOURNAMENT_ENTRIES = 100    # levels and breaks in a schedule
-ANTE_KINDS = ("each", "bb")
 LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
 
 

@@ -7,7 +7,7 @@ JSON payloads keep their keys in a fixed order (MicroPython's dicts have none)."
 
 import json
 
-from dealerbutton.words import MARKS
+from dealerbutton.words import ANTE_KINDS, MARKS
 
 try:
     from micropython import const
@@ -254,6 +254,8 @@ def _level(app, args):
     if len(blinds) != 2:
         return None
     kind = args[3].lower() if len(args) == 4 else "each"
+    if kind not in ANTE_KINDS:
+        return None
     if app.table_clock is not None:
         return "err rule the tournament clock sets the level (clock next, clock prev)"
     level = (int(blinds[0]), int(blinds[1]), int(args[2]) if len(args) > 2 else 0, kind)

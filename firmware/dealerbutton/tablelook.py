@@ -1,5 +1,6 @@
 """What the ring shows of a table: each seat's status (or the floor's mark on it, while it
-holds), the seat of each role in the hand, and the kill."""
+holds), the seat of each role in the hand, and the kill; an empty seat shows no role but a
+dead button."""
 
 from dealerbutton import ring as ringmod
 from dealerbutton.floormarks import RESERVED
@@ -27,13 +28,20 @@ def show(ring, table, marks):
     if h is None:
         ring.button = ring.sb = ring.bb = ring.first_to_act = 0
     else:
+        # The button stays where it is (dead on a seat left empty); the hand's other roles
+        # go with a player who leaves or moves.
         ring.button = h.button
-        ring.sb = h.sb or 0   # (None: no small blind this hand)
-        ring.bb = h.bb
-        ring.first_to_act = h.first_to_act or 0
+        ring.sb = _seated(table, h.sb or 0)   # (None: no small blind this hand)
+        ring.bb = _seated(table, h.bb)
+        ring.first_to_act = _seated(table, h.first_to_act or 0)
     # The kill marked for the next hand, else the one posted in this hand.
     kill = table.kill_mark
     if kill is not None:
         ring.kill = kill[0]
     else:
-        ring.kill = (h.kill or 0) if h is not None else 0
+        ring.kill = _seated(table, h.kill or 0) if h is not None else 0
+
+
+def _seated(table, seat):
+    """seat, when a player sits there; else 0 (an empty seat shows no role but the button)."""
+    return seat if seat and table.status(seat) != "empty" else 0

@@ -166,6 +166,22 @@ def test_long_press_busts_a_player_out():
     assert rig.table.status(2) == "empty"
 
 
+def test_a_seat_left_or_moved_from_keeps_no_role_but_a_dead_button():
+    for gone in ("leave 4", "move 4 9", "leave 3", "move 3 8"):
+        rig = seated(4)
+        rig.reply("deal 1")   # button 1, SB 2, BB 3, first to act 4
+        assert rig.reply(gone) == "ok", gone
+        rig.run(400)
+        seat = int(gone.split()[1])
+        assert rig.table.status(seat) == "empty"
+        assert rig.seat_leds(seat) == ["000000"] * len(rig.ring.arc(seat)), (gone, rig.seat_leds(seat))
+    rig = seated(4)
+    rig.reply("deal 1")
+    rig.reply("leave 1")   # the button stays, dead, on the empty seat
+    rig.run(400)
+    assert rig.ring.button == 1 and rig.seat_leds(1)[0] != "000000"
+
+
 def test_long_press_acts_only_when_let_go():
     rig = seated(3)
     rig.level(2, 0, 900)

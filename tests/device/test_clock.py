@@ -296,6 +296,15 @@ def test_a_good_block_gets_its_defaults():
     assert Clock(t).json(0).endswith('"ms_left":60000,"running":false,"next":null}')
 
 
+def test_a_dealer_ante_schedule_is_accepted_and_played():
+    t, errors = check_tournament({"ante_kind": "button", "levels": [
+        {"sb": 25, "bb": 50, "ante": 50, "minutes": 20}]})
+    assert errors == [] and t["ante_kind"] == "button"
+    c = Clock(t)
+    assert in_force(c) == (1, 25, 50, 50, "button", False)
+    assert '"ante":50,"ante_kind":"button",' in c.json(0)
+
+
 def test_validation_lists_every_problem():
     block = {"ante_kind": "big", "speed": 2, "levels": [
         {"break": 10},
@@ -310,7 +319,7 @@ def test_validation_lists_every_problem():
     assert t is None
     expected = [
         'tournament.speed: unknown field (known: ante_kind, levels)',
-        'tournament.ante_kind: must be one of each, bb, not "big"',
+        'tournament.ante_kind: must be one of each, bb, button, not "big"',
         "tournament.levels[1].ante: -1 is out of range 0..1000000",
         "tournament.levels[1]: the small blind 50 is bigger than the big blind 25",
         "tournament.levels[2].color: unknown field (known: ante, bb, minutes, sb)",

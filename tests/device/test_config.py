@@ -70,6 +70,10 @@ def test_button_blind_and_makeup_are_checked_by_name_and_reach_the_table():
     assert errors_of({"button_blind": 20, "tournament": {"levels": [
         {"sb": 25, "bb": 50, "minutes": 20}]}}) == [
         "button_blind: 20: a tournament has no button blind (F2), set it to 0"]
+    assert errors_of({"makeup": "one_per_hand", "tournament": {"levels": [
+        {"sb": 25, "bb": 50, "minutes": 20}]}}) == [
+        'makeup: "one_per_hand": a tournament makes up no missed blinds (F4: cash games only),'
+        ' set it to "together"']
     assert '"stakes":[10,20],"button_blind":0,"makeup":"together",' in config.to_json(
         config.defaults())
     rig = Rig({"seats": 4, "button_blind": 20, "makeup": "one_per_hand"})

@@ -160,9 +160,12 @@ def test_usage_errors():
     rig = Rig()
     for line in ("sit", "sit x", "sit 1 2 3", "sit 1 later", "back 1 post", "choose 1",
                  "choose 1 maybe", "away 1 now", "leave", "ping 1", "deal 1 2", "press",
-                 "hold x", "press 1 2", "undo 1", "state x", "deal -1", "sit 1.5"):
+                 "hold x", "press 1 2", "undo 1", "state x", "deal -1", "sit 1.5",
+                 "level 10/20 ante 5 sideways", "level 10/20 5", "level 10"):
         r = rig.send(line)
         assert len(r) == 1 and r[0].startswith("err usage "), (line, r)
+    assert rig.send("level 10/20 ante 5 sideways") == [
+        "err usage level [SB/BB [ante A [each|bb|button]]]"]
 
 
 def test_seat_out_of_range():

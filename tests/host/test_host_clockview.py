@@ -141,6 +141,15 @@ def block_at(lines, rows):
     return -1
 
 
+def test_a_dealer_ante_is_named():
+    schedule = dict(SCHEDULE, ante_kind="button")
+    c = Clock(check_tournament(schedule)[0], 0)
+    c.resume(0)
+    m = model_of(c, 20 * MIN + 5000, at=100.0)  # level 2: ante 100
+    items, lines = screen(m, 80, 24, 100.0)
+    assert "ante 100 (dealer ante)" in [ln.strip() for ln in lines], "\n".join(lines)
+
+
 def test_layout_at_80x24_level_blinds_time_and_next():
     c = firmware_clock()
     c.resume(0)

@@ -55,6 +55,7 @@ const out = {};
                    clockLeft({ ...running, running: false }, 2500), clockLeft(null, 5)];
   out.clockText = [clockText(running),
                    clockText({ ...running, ante_kind: "each", next: null }),
+                   clockText({ ...running, ante_kind: "button", next: null }),
                    clockText({ ...running, break: true,
                                next: { level: 4, sb: 100, bb: 200, ante: 0, minutes: 20 } })];
   out.roles = [roles({ button: 1, sb: 2, bb: 3, dealt: [1, 2, 3, 4], posts: { 4: [20, 0] },

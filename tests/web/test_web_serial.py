@@ -70,6 +70,8 @@ def test_clock_as_the_page_shows_it(run):
         {"level": "Level 3 · 75/150 · ante 150 (big-blind ante)",
          "next": "next: a break of 10 min"},
         {"level": "Level 3 · 75/150 · ante 150", "next": "last level: the blinds stay"},
+        {"level": "Level 3 · 75/150 · ante 150 (dealer ante)",
+         "next": "last level: the blinds stay"},
         {"level": "BREAK: no hand is dealt",
          "next": "next: level 4 · 100/200 · ante 0 (20 min)"}]
 

@@ -48,7 +48,7 @@ FONT = {
     "K": ("# #", "# #", "## ", "# #", "# #"),
     "R": ("## ", "# #", "## ", "# #", "# #"),
 }
-ANTE_KINDS = {"each": "every player", "bb": "big-blind ante"}
+ANTE_KINDS = {"each": "every player", "bb": "big-blind ante", "button": "dealer ante"}
 
 
 class NoClock(DeviceError):

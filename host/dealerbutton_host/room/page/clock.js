@@ -24,9 +24,12 @@ function plural(n, one, many) {
   return n + " " + (n === 1 ? one : many);
 }
 
+// How the clock names an ante of each kind (each player's, the big blind's, the dealer's).
+const ANTES = {each: "ante ", bb: "BB ante ", button: "dealer ante "};
+
 function blinds(level, kind) {
   let text = level.sb + "/" + level.bb;
-  if (level.ante) text += " · " + (kind === "bb" ? "BB ante " : "ante ") + level.ante;
+  if (level.ante) text += " · " + (ANTES[kind] || "ante ") + level.ante;
   return text;
 }
 

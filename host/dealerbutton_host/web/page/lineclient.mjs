@@ -217,9 +217,12 @@ export function clockLeft(c, elapsedMs) {
   return c.running ? Math.max(0, c.ms_left - Math.floor(elapsedMs)) : c.ms_left;
 }
 
+// An ante kind as the clock names it ("each": every player dealt in, said as plain "ante").
+const ANTE_KINDS = { bb: "big-blind ante", button: "dealer ante" };
+
 // { level, next }: the level in force (or the break) and what comes after it.
 export function clockText(c) {
-  const kind = c.ante && c.ante_kind === "bb" ? " (big-blind ante)" : "";
+  const kind = c.ante && ANTE_KINDS[c.ante_kind] ? ` (${ANTE_KINDS[c.ante_kind]})` : "";
   const level = c.break
     ? "BREAK: no hand is dealt"
     : `Level ${c.level} · ${c.sb}/${c.bb} · ante ${c.ante}${kind}`;
