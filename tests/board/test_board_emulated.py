@@ -84,7 +84,8 @@ def test_the_board_bench_prints_every_figure(bench):
                 "profile: idle cash game"):
         assert row in text, row
     assert "bench --board: cash: hand 1 of 20" in err   # progress, on stderr
-    assert set(res["setups"]) == {"empty", "cash", "cash60", "tournament", "network"}
+    assert set(res["setups"]) == {"empty", "cash", "cash60", "away60", "tournament", "network"}
+    assert "release -> LED: cash game, 12 seats, 60 LEDs on 4 A, 4 players away" in text
 
 
 def test_the_targets_hold_on_the_board(bench):
@@ -108,6 +109,9 @@ def test_the_targets_hold_on_the_board(bench):
     for role, v in presses["roles"].items():
         assert v["max_ms"] <= boardbench.PRESS_TARGET_MS, (role, v)
     assert presses["let_go_ms"]["max_ms"] <= boardbench.PRESS_TARGET_MS
+    away = setups["away60"]
+    assert away["probe"]["away"] == 4 and not away["presses"]["not_seen"]
+    assert away["presses"]["all"]["max_ms"] <= boardbench.PRESS_TARGET_MS, away["presses"]
     assert setups["cash60"]["probe"]["leds"] == 60
     assert setups["cash60"]["probe"]["frame"]["p95_us"] <= boardbench.FRAME60_TARGET_US
     # The board's own stats count the whole turn: their load agrees with the emulator's

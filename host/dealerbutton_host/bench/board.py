@@ -105,6 +105,10 @@ SETUPS = [
     Setup("cash60", "cash game, 12 seats, 60 LEDs, away and owes markers",
           {"seats": 12, "leds": 60}, players=9, away=(3, 7), post=(10, 11), wait=(12,),
           frame_row="12 seats, away and owes markers"),
+    # (a 60-LED ring on its own 4 A supply, budget_ma at 80 % of it: hardware/README.md)
+    Setup("away60", "cash game, 12 seats, 60 LEDs on 4 A, 4 players away with markers",
+          {"seats": 12, "leds": 60, "budget_ma": 3200}, players=9, away=(2, 4, 6, 8),
+          presses=True),
     Setup("tournament", "tournament, 20-entry schedule, clock running",
           {"tournament": TOURNAMENT}, players=9, clock=True, frame_row="tournament clock"),
     Setup("network", "network block (a Pico: no radio)", {"network": NETWORK}, players=9),
@@ -351,11 +355,15 @@ class RingView:
         return ["%02X%02X%02X" % (buf[3 * i], buf[3 * i + 1], buf[3 * i + 2])
                 for i in self.arc(seat)]
 
-    def shows_flash(self, frame_leds: List[str], seat: int, colour: List[str]) -> bool:
+    def shows_flash(self, frame_leds: List[str], seat: int, colour: List[str],
+                    but_the_gap: bool = False) -> bool:
         """Whether a decoded frame shows colour on seat's arc (a frame cut short by the
-        decoder, fewer LEDs than the ring, shows nothing)."""
+        decoder, fewer LEDs than the ring, shows nothing); but_the_gap: on every LED of it
+        but the last of an arc of 4 or more, which the seat's own colours leave dark."""
         arc = self.arc(seat)
-        return len(frame_leds) > max(arc) and [frame_leds[i] for i in arc] == colour
+        n = len(arc) - 1 if but_the_gap and len(arc) >= 4 else len(arc)
+        return (len(frame_leds) > max(arc)
+                and [frame_leds[i] for i in arc[:n]] == colour[:n])
 
 
 def gpio_of(cfg: Dict[str, Any], seat: int) -> int:
@@ -375,7 +383,7 @@ def press(table: Table, view: RingView, seat: int, hold_ms: int) -> Dict[str, An
     board.wait_until(up + SETTLE_MS[table.runtime] * NS_PER_MS)
     frames = board.frames(since=first - 1)
     before = [f for f in frames if f["endNs"] and f["endNs"] < down]
-    if before and view.shows_flash(before[-1]["leds"], seat, colour):
+    if before and view.shows_flash(before[-1]["leds"], seat, colour, but_the_gap=True):
         colour = ["000000"] * len(colour)   # an arc all white already flashes dark
     r: Dict[str, Any] = {"seat": seat, "hold_ms": hold_ms, "release_ms": None}
     for f in frames:
@@ -635,6 +643,31 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
+def _press_summary(f: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
+    """A setup's presses in two rows (every press's release -> LED, its first light), and
+    what its `state` reply costs on the board when players are away (M6b)."""
+    presses = f["presses"]
+    out: List[Tuple[str, str, str, str]] = []
+    fl = presses.get("first_light_ms") or {}
+    if fl.get("n"):
+        out.append(("press -> first light: %s (%d)" % (f["label"], fl["n"]),
+                    "median %s, max %s" % (_ms(fl["median_ms"]), _ms(fl["max_ms"])),
+                    "<= 10 ms", _verdict(fl["max_ms"] <= FIRST_LIGHT_TARGET_MS)))
+    every = presses["all"]
+    if every["n"]:
+        seen = not presses["not_seen"]
+        out.append(("release -> LED: %s (%d)" % (f["label"], every["n"]),
+                    "median %s, max %s" % (_ms(every["median_ms"]), _ms(every["max_ms"]))
+                    + ("" if seen else "; never showed: " + ", ".join(presses["not_seen"])),
+                    "<= 30 ms", _verdict(seen and every["max_ms"] <= PRESS_TARGET_MS)))
+    state = (f.get("probe") or {}).get("state")
+    if state and f["probe"].get("away"):
+        out.append(("`state` reply, %d players away (what each owes back now: M6b)"
+                    % f["probe"]["away"], "p50 %.1f ms, max %.1f ms"
+                    % (state["p50_us"] / 1000, state["max_us"] / 1000), "-", ""))
+    return out
+
+
 def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
     """(figure, on the board, target, verdict) for every figure of a run."""
     out: List[Tuple[str, str, str, str]] = []
@@ -668,6 +701,9 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
         lg = presses["let_go_ms"]
         out.append(("long press: 'let go' flash after the 1 s mark",
                     "median %s, max %s" % (_ms(lg["median_ms"]), _ms(lg["max_ms"])), "-", ""))
+    for key, f in setups.items():
+        if key != "cash" and f.get("presses"):
+            out += _press_summary(f)
     for f in setups.values():
         pr = f.get("probe")
         if pr and f.get("frame_row"):

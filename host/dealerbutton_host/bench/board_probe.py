@@ -9,7 +9,7 @@ import json
 import time
 from array import array
 
-from dealerbutton import store
+from dealerbutton import protocol, store
 from dealerbutton.app import App
 
 try:
@@ -104,6 +104,12 @@ def a_deal():
     return diff(us(), t0)
 
 
+def state_of():
+    t0 = us()
+    protocol.state_json(table, app.marks)
+    return diff(us(), t0)
+
+
 def a_save():
     t0 = us()
     app.save()
@@ -151,6 +157,12 @@ def weigh(step, n):
 out["frame"] = timed(a_frame, 300, between_frames)
 out["idle_turn"] = timed(idle_turn, 100)
 out["bytes"] = {"frame": weigh(a_frame, 100), "idle_turn": weigh(idle_turn, 50)}
+# What the monitor and the room ask for: the whole table as the `state` reply gives it, each
+# player away's figure worked out on a copy of the table where he has come back (M6b).
+away = [s for s in range(1, table.seats + 1) if table.status(s) == "away"]
+out["away"] = len(away)
+out["state"] = timed(state_of, 10)
+out["bytes"]["state"] = weigh(state_of, 3)
 # Everybody in (the table the bench left may have players away, seats empty).
 for s in range(1, table.seats + 1):
     if table.status(s) == "empty":
