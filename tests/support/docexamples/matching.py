@@ -2,7 +2,7 @@
 
 Figures that vary from machine to machine or from run to run are written ``...`` in the
 page: inside a line ``...`` stands for any text, and a line of ``...`` alone for any number
-of lines (none too). Everything else must be equal, line for line."""
+of lines (none too). Everything else must be equal, line for line (spaces at the ends of lines aside)."""
 
 import re
 
@@ -11,12 +11,13 @@ ANY_LINES = "..."
 
 def line_pattern(expected):
     """A regular expression for one expected line, ``...`` standing for any text."""
-    return re.compile(".*?".join(re.escape(part) for part in expected.split("...")) + r"\Z")
+    parts = expected.rstrip().split("...")
+    return re.compile(".*?".join(re.escape(part) for part in parts) + r"\s*\Z")
 
 
 def lines_match(expected, got):
     """Whether the lists of lines match, ``...`` as above."""
-    patterns = [None if line == ANY_LINES else line_pattern(line) for line in expected]
+    patterns = [None if line.strip() == ANY_LINES else line_pattern(line) for line in expected]
     seen = {}
 
     def match(i, j):
@@ -39,7 +40,7 @@ def first_difference(expected, got):
     place: for the failure's message (``...`` lines are passed over)."""
     j = 0
     for i, line in enumerate(expected):
-        if line == ANY_LINES:
+        if line.strip() == ANY_LINES:
             return i, line, "(the lines after it)"
         if j >= len(got):
             return i, line, "(nothing)"

@@ -106,7 +106,7 @@ class Session:
                 raise AssertionError("bash ended; printed:\n" + out.decode(errors="replace"))
             out += chunk
 
-    def run(self, command, timeout=120):
+    def run(self, command, timeout=60):
         """Runs a command; returns the lines it printed."""
         self.send("{ %s\n} </dev/null 2>&1; __s=$?; printf '\\n%s %%d\\n' $__s; (exit $__s)\n"
                   % (self.into_scratch(command), MARK))
@@ -120,7 +120,8 @@ class Session:
         self.run("{ %s\n} </dev/null >%s 2>&1 &" % (command.rstrip()[:-1], shlex.quote(str(log))))
         deadline = time.monotonic() + timeout
         while True:
-            got = self.from_scratch(log.read_text(errors="replace")).splitlines()
+            text = log.read_text(errors="replace") if log.exists() else ""
+            got = self.from_scratch(text).splitlines()
             if matching.lines_match(expected, got) or time.monotonic() > deadline:
                 return got
             time.sleep(0.1)
