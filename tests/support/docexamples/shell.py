@@ -14,6 +14,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -75,7 +76,6 @@ class Session:
         self.proc = subprocess.Popen(["bash", "--noprofile", "--norc"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      cwd=str(pages.ROOT), env=env, start_new_session=True)
-        self.background = 0
 
     def into_scratch(self, text):
         return text.replace(SCRATCH, self.scratch).replace(".venv/bin/", VENV_BIN + "/")
@@ -115,8 +115,9 @@ class Session:
     def run_background(self, command, expected, timeout=30):
         """Starts ``command`` (its ``&`` taken off) in the background; returns its first
         lines, once they give what the page says or after ``timeout`` seconds."""
-        self.background += 1
-        log = Path(self.scratch) / (".background-%d" % self.background)
+        handle, name = tempfile.mkstemp(prefix=".background-", dir=self.scratch)
+        os.close(handle)
+        log = Path(name)
         self.run("{ %s\n} </dev/null >%s 2>&1 &" % (command.rstrip()[:-1], shlex.quote(str(log))))
         deadline = time.monotonic() + timeout
         while True:
@@ -127,10 +128,18 @@ class Session:
             time.sleep(0.1)
 
     def close(self):
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+        """Ends the bash and every process it started, and waits until they are gone (an
+        emulator takes its --link name away as it ends: not after the next block's)."""
+        deadline = time.monotonic() + 10
+        sig = signal.SIGTERM   # once: a second one would cut an emulator's own ending short
+        while True:
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            self.proc.poll()
+            time.sleep(0.05)
+            sig = 0 if time.monotonic() < deadline else signal.SIGKILL
         self.proc.communicate(timeout=30)
 
 
