@@ -416,35 +416,6 @@ def hold(page, selector, ms):
     page.mouse.up()
 
 
-def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
-    wait_log(page, "* info no saved state: clean start")
-    for s in (1, 2, 3):
-        page.click("#seat-%d" % s, delay=CLICK_MS)
-        wait_log(page, "* seat %d active" % s)
-    page.click("#next", delay=CLICK_MS)
-    page.click("#seat-1", delay=CLICK_MS)
-    wait_log(page, "* hand 1:")
-    centre = {}
-    for s in (2, 6):
-        page.locator("#seat-%d" % s).scroll_into_view_if_needed()
-        box = page.locator("#seat-%d" % s).bounding_box()
-        centre[s] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.move(*centre[2])
-    page.mouse.down()
-    page.wait_for_timeout(200)
-    page.mouse.move(*centre[6], steps=5)
-    page.mouse.up()
-    wait_log(page, "* seat 6 ")
-    wait_log(page, "* seat 2 empty")
-    # (the log shows the events as they come; the table follows with the next state)
-    end = time.monotonic() + 10
-    rows = seat_rows(page)
-    while not (rows[1][1] == "empty" and rows[5][1] != "empty") and time.monotonic() < end:
-        page.wait_for_timeout(50)
-        rows = seat_rows(page)
-    assert rows[1][1] == "empty" and rows[5][1] != "empty", rows
-
-
 def drag(page, source, target):
     """The mouse presses a button and lets it go over another (a chord on the board)."""
     centre = {}
@@ -459,9 +430,8 @@ def drag(page, source, target):
     page.mouse.up()
 
 
-def test_kills_and_take_overs_as_moves_are(page):
-    """The next-hand button dragged onto a seat is the board's kill chord (again: a half
-    kill); the keys play the terminal emulator's sequences: k, t and m with seats."""
+def three_players_and_a_hand(page):
+    """Seats 1 to 3 taken with clicks, and hand 1 dealt, the button on seat 1."""
     wait_log(page, "* info no saved state: clean start")
     for s in (1, 2, 3):
         page.click("#seat-%d" % s, delay=CLICK_MS)
@@ -469,6 +439,26 @@ def test_kills_and_take_overs_as_moves_are(page):
     page.click("#next", delay=CLICK_MS)
     page.click("#seat-1", delay=CLICK_MS)
     wait_log(page, "* hand 1:")
+
+
+def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
+    three_players_and_a_hand(page)
+    drag(page, "#seat-2", "#seat-6")
+    wait_log(page, "* seat 6 ")
+    wait_log(page, "* seat 2 empty")
+    # (the log shows the events as they come; the table follows with the next state)
+    end = time.monotonic() + 10
+    rows = seat_rows(page)
+    while not (rows[1][1] == "empty" and rows[5][1] != "empty") and time.monotonic() < end:
+        page.wait_for_timeout(50)
+        rows = seat_rows(page)
+    assert rows[1][1] == "empty" and rows[5][1] != "empty", rows
+
+
+def test_kills_and_take_overs_as_moves_are(page):
+    """The next-hand button dragged onto a seat is the board's kill chord (again: a half
+    kill); the keys play the terminal emulator's sequences: k, t and m with seats."""
+    three_players_and_a_hand(page)
     drag(page, "#next", "#seat-2")
     wait_log(page, "* kill 2")
     page.wait_for_timeout(1200)   # the state read again: seat 2 marked for a full kill
