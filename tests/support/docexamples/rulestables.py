@@ -5,6 +5,7 @@ lines back. On CPython it runs in the test's process; on MicroPython the page's 
 run in one ``micropython`` process, the first time one of them is evaluated."""
 
 import json
+import re
 import tempfile
 
 import rules_document
@@ -26,6 +27,23 @@ for lines in examples:
         out.append(["replay failed: %s %s" % (type(e).__name__, e)])
 print(json.dumps(out))
 """
+
+
+RULE_ID = re.compile(r"^\s*- ([A-Z]{1,3}\d+[a-z]?)\.", re.M)
+
+
+def worked_examples(path):
+    """[(rule id, line of its first line, lines)] of every ``table`` block of a page, the rule
+    id being the last one named before it (a bullet like ``- M2.``), None before any."""
+    from sybil import Document
+
+    document = Document(path.read_text(), str(path))
+    found = []
+    for region in Parser("cpython")(document):
+        ids = RULE_ID.findall(document.text, 0, region.start)
+        first, lines = region.parsed
+        found.append((ids[-1] if ids else None, first, lines))
+    return found
 
 
 def difference(first, lines, got):
