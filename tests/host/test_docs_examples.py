@@ -77,6 +77,16 @@ def test_a_shell_session_that_prints_otherwise_fails(tmp_path):
     assert "line 7: the page says 'g', the example gave 'f'" in failure, failure
 
 
+def test_a_shell_session_that_writes_into_the_checkout_fails(tmp_path):
+    name = "docexample-stray-%s" % tmp_path.name
+    page = "```\n$ touch %s\n```\n" % name
+    try:
+        assert "left %s in the checkout" % name in failures(page, shell.parse,
+                                                             {"scratch": tmp_path})[0]
+    finally:
+        (pages.ROOT / name).unlink(missing_ok=True)
+
+
 def test_a_left_out_block_is_not_run():
     page = "<!-- not run: the answer varies -->\n```\n$ date\nMonday\n```\n"
     assert examples_of(page, shell.parse) == []

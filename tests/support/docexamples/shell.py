@@ -144,6 +144,7 @@ class Session:
 
 
 def evaluate(example):
+    before = set(os.listdir(pages.ROOT))
     session = Session(example.namespace["scratch"])
     try:
         for command, line, expected in example.parsed:
@@ -156,6 +157,9 @@ def evaluate(example):
                 return "$ %s\n%s" % (command, failure)
     finally:
         session.close()
+    left = sorted(set(os.listdir(pages.ROOT)) - before)
+    if left:
+        return "the block left %s in the checkout: write under /tmp/demo" % ", ".join(left)
     return None
 
 
