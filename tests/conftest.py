@@ -68,10 +68,16 @@ def pytest_unconfigure(config):
 def pytest_collection_modifyitems(config, items):
     """Marks the slow modules' tests `slow`; keeps the tests that share a module-wide fixture
     (a board bench run, a browser, a campaign's MicroPython run) in one process of
-    `pytest -n` (`--dist loadgroup`), so the fixture is made once. A test marked with a
+    `pytest -n` (`--dist loadgroup`), so the fixture is made once, and a page's examples
+    in one process too, in their order. A test marked with a
     group of its own (`pytest.mark.xdist_group`) keeps it: a long one whose module-wide
     fixtures are cheap to make again may then run beside its module's."""
     for item in items:
+        if getattr(item, "example", None) is not None:
+            # an example of the manual (conftest.py at the top): a page's examples share
+            # its namespace and scratch folder, and run in order in one process
+            item.add_marker(pytest.mark.xdist_group("page " + str(item.path)))
+            continue
         module = item.module.__name__.rpartition(".")[2] if item.module else ""
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)

@@ -57,14 +57,18 @@ def parser() -> argparse.ArgumentParser:
                      help="no view: put the device on a pseudo-terminal and print its path")
     e.add_argument("--link", metavar="PATH",
                    help="with --pty: also make PATH a symlink to the pseudo-terminal")
-    e.add_argument("--seats", type=int, help="seats at the table (2..12)")
+    e.add_argument("--seats", type=int, help="seats at the table (2..12; default: 9, or "
+                   "what the state folder remembers)")
     e.add_argument("--leds", type=int, help="LEDs on the ring (default: 24, or the seats if "
-                   "more)")
-    e.add_argument("--rules", choices=RULE_SETS, help="rule set for the button and blinds")
-    e.add_argument("--config", metavar="FILE", help="a config.json, as on the board")
+                   "more, or what the state folder remembers)")
+    e.add_argument("--rules", choices=RULE_SETS, help="rule set for the button and blinds "
+                   "(default: dead, or what the state folder remembers)")
+    e.add_argument("--config", metavar="FILE", help="a config.json, as on the board (default: "
+                   "none, the options above)")
     e.add_argument("--state", metavar="DIR",
-                   help="folder of the saved table (default: a per-user data folder); it "
-                   "remembers the options above that were accepted")
+                   help="folder of the saved table (default: a per-user data folder, "
+                   "~/.local/share/dealerbutton/emulator on Linux); it remembers the options "
+                   "above that were accepted")
 
     d = sub.add_parser("deploy", help="compile the firmware and copy what changed to a board",
                        description="MicroPython: compile firmware/dealerbutton/*.py to .mpy "
@@ -201,7 +205,10 @@ def parser() -> argparse.ArgumentParser:
     from .room.cli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
-    sub.add_parser("version", help="print the firmware version")
+    sub.add_parser("version", help="print the firmware version",
+                   description="Print the version of the firmware this command deploys and "
+                   "emulates (the board's own `version` command answers the same for the "
+                   "firmware it runs).")
     p.deploy = d  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p

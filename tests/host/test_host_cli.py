@@ -231,6 +231,33 @@ def test_help_gives_each_default_once_in_words(name):
                 assert "default" in (action.help or ""), (name, action.option_strings)
 
 
+def test_every_emulator_option_with_a_value_says_its_default():
+    """--seats, --rules and the rest default to what the state folder remembers: no
+    argparse default to show, so each says it in words."""
+    parser = subcommands()["emulate"]
+    valued = [a for a in parser._actions if a.option_strings and a.nargs != 0
+              and a.option_strings != ["--link"]]   # (--link: only with --pty, no default)
+    assert len(valued) == 5
+    for action in valued:
+        assert "default: " in (action.help or ""), action.option_strings
+
+
+def test_the_state_folder_named_in_the_help_and_the_readme_is_the_emulator_s(monkeypatch):
+    from dealerbutton_host.device.emulator import default_state_dir
+
+    monkeypatch.setenv("HOME", "/home/user")
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    shown = "~/" + str(default_state_dir().relative_to("/home/user"))
+    assert shown in " ".join(run(["emulate", "--help"]).stdout.split())
+    assert shown in (Path(__file__).parents[2] / "README.md").read_text()
+
+
+@pytest.mark.parametrize("name", list(subcommands()))
+def test_every_command_describes_itself(name):
+    text = run([name, "--help"]).stdout.split("\n\n")
+    assert len(text) >= 3 and not text[1].startswith(("options:", "positional")), (name, text)
+
+
 def test_the_bench_tool_help_gives_each_default_once():
     proc = subprocess.run([sys.executable, "-m", "dealerbutton_host.bench", "--help"],
                           capture_output=True, text=True, timeout=60)

@@ -41,7 +41,8 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     assert rc == 0, out + err
     lines = out.splitlines()
     assert lines[0] == "config firmware/config.json: valid"
-    assert "no boot_out.txt" in lines[1]
+    assert lines[1] == ("folder %s: no boot_out.txt, so not a drive CircuitPython has started "
+                        "from; writing a drive's files into it" % d)
     assert lines[-1] == "%d files copied, 0 removed, 0 up to date" % (len(OURS) + 4)
     # code.py last, config.json and boot.py before it, the package first
     copied = [line.split(" -> ")[1].split(" (")[0] for line in lines if "] copied " in line]

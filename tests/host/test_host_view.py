@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from dealerbutton import ring as ringmod
 from dealerbutton_host.device import view
+from dealerbutton_host.device.keys import KeySequence
 
 BIN = Path(sys.executable).parent
 HAND = {"n": 4, "button": 3, "sb": 5, "bb": 6, "dealt": [5, 6, 1, 2, 3],
@@ -78,10 +79,11 @@ def test_layout_shows_seats_statuses_debts_the_hand_and_help():
     assert "hand 4: D 3  SB 5  BB 6  first to act 1" in text
     assert "posts 2: 20+10 dead, 5: 10, 6: 20" in text
     assert "rules dead  stakes 10/20  hands 4" in lines[0]
-    assert lines[-1] == ("1..6: seat (1-9 0 - = are 1-12) | shift+key or l,key: long press | "
-                         "space/n: next hand | u: undo | ':' command | q: quit")
-    narrow = view.to_text(view.layout(make_model(), 80, 24), 80, 24)
-    assert narrow[-1] == "1..6 seat | shift: long | space: next hand | u: undo | ':' command | q: quit"
+    assert lines[-1] == ("1..6 seat|shift long|space deal|u undo|m move|k kill|t take|c clock|"
+                         ":cmd|q quit")
+    wide = view.to_text(view.layout(make_model(), 132, 40), 132, 40)
+    assert wide[-1] == ("1..6 seat | shift: long | space: next hand | u: undo | m,A,B: move | "
+                        "k,N: kill | t,N: take over | c: clock | ':' command | q: quit")
     # The four lit LEDs are drawn as coloured cells, the dark ones as dots.
     items = view.layout(make_model(), 120, 40)
     lit = [it for it in items if isinstance(it[3], tuple)]
@@ -221,19 +223,70 @@ def test_a_hand_without_a_small_blind_says_so():
     assert "SB -" not in text and "SB-" not in text
 
 
+def seats_model(seats):
+    """A model of a table of that many seats, every one taken."""
+    m = make_model()
+    m.state = dict(m.state, seats=[{"seat": i + 1, "status": "active", "owes": [0, 0]}
+                                   for i in range(seats)])
+    return m
+
+
+def typed(model, *keys):
+    """The commands a KeySequence sends for keys typed one after the other."""
+    seq = KeySequence()
+    sent = [seq.key(k, model) for k in keys]
+    return [c for c in sent if c], seq
+
+
 def test_keys_map_to_presses():
-    assert view.key_command("1", 9) == ("press 1", False)
-    assert view.key_command("0", 12) == ("press 10", False)
-    assert view.key_command("=", 12) == ("press 12", False)
-    assert view.key_command("=", 9) == (None, False)  # no seat 12 on 9 seats
-    assert view.key_command("!", 9) == ("hold 1", False)
-    assert view.key_command("+", 12) == ("hold 12", False)
-    assert view.key_command("l", 9) == (None, True)
-    assert view.key_command("3", 9, long_next=True) == ("hold 3", False)
-    assert view.key_command(" ", 9) == ("press 0", False)
-    assert view.key_command("n", 9) == ("press 0", False)
-    assert view.key_command("u", 9) == ("hold 0", False)
-    assert view.key_command("x", 9) == (None, False)
+    m9, m12 = seats_model(9), seats_model(12)
+    assert typed(m9, "1")[0] == ["press 1"]
+    assert typed(m12, "0", "=")[0] == ["press 10", "press 12"]
+    assert typed(m9, "=")[0] == []  # no seat 12 on 9 seats
+    assert typed(m9, "!")[0] == ["hold 1"]
+    assert typed(m12, "+")[0] == ["hold 12"]
+    assert typed(m9, "l", "3")[0] == ["hold 3"]
+    assert typed(m9, " ", "n", "u", "x")[0] == ["press 0", "press 0", "hold 0"]
+
+
+def test_key_sequences_play_the_chords_and_the_take_over():
+    m = seats_model(9)
+    sent, seq = typed(m, "m", "3")
+    assert sent == [] and "the empty seat he goes to" in seq.hint()
+    assert typed(m, "m", "3", "7")[0] == ["move 3 7"]
+    assert typed(m, "k", "2")[0] == ["kill 2"]
+    m.state["seats"][1]["kill"] = "full"   # marked already: the same chord again is half
+    assert typed(m, "k", "2")[0] == ["kill 2 half"]
+    m.state["seats"][1]["kill"] = "half"
+    assert typed(m, "k", "2")[0] == ["kill 2"]
+    assert typed(m, "t", "5")[0] == ["take 5"]
+    # a key that does not go on with the sequence ends it and counts as itself
+    sent, seq = typed(m, "m", "u")
+    assert sent == ["hold 0"] and seq.pending == ""
+    sent, seq = typed(m, "k")
+    assert "kill" in seq.hint()
+    seq.cancel()
+    assert seq.hint() == ""
+
+
+def test_the_clock_key_is_the_five_second_hold():
+    m = seats_model(9)
+    m.clock = {"running": True}
+    assert typed(m, "c")[0] == ["clock pause"]
+    m.clock = {"running": False}
+    assert typed(m, "c")[0] == ["clock resume"]
+
+
+def test_the_help_line_names_every_key_at_every_width():
+    m = make_model(6)
+    for width, words in ((240, "m,A,B: move A to B"), (132, "m,A,B: move"), (80, "m move")):
+        line = view.to_text(view.layout(m, width, 40), width, 40)[-1]
+        assert len(line) < width and words in line, (width, line)
+        for key in ("shift", "u", "k", "t", "c", "q"):
+            assert key in line
+    line = view.to_text(view.layout(m, 80, 24, hint=KeySequence.hint(typed(m, "t")[1])),
+                        80, 24)[-1]
+    assert line == "take over: the seat a new player takes | Esc: cancel"
 
 
 # -- in a real terminal ------------------------------------------------------------------
@@ -309,7 +362,7 @@ def test_emulate_view_in_a_real_terminal(runtime, tmp_path):
     try:
         term.wait_for(r"seat\s+status\s+owes")
         screen = term.wait_for(r"\b6  empty")
-        assert "1..6: seat (1-9 0 - = are 1-12)" in screen
+        assert "1..6 seat | shift: long | space: next hand" in screen
         term.keys("1", "2", "3")  # three players sit down
         term.wait_for(r"^.*\b3\s+active")
         term.keys("Space")  # before the first hand: the draw for the button ...
@@ -340,6 +393,58 @@ def test_emulate_view_in_a_real_terminal(runtime, tmp_path):
         term.keys("n")  # next hand
         term.wait_for(r"hand 2: D 3")
         term.keys("q")
+    finally:
+        term.close()
+
+
+def test_a_move_a_kill_and_a_take_over_with_keys_only(tmp_path):
+    """The chords of the board (a seat change, a kill and a half kill) and the take-over,
+    which no button does, each played from the keys."""
+    term = Tmux(dealerbutton("emulate", "--seats", 6, "--state", tmp_path / "state"))
+    try:
+        term.wait_for(r"\b6  empty")
+        term.keys("1", "2", "3")
+        term.wait_for(r"^.*\b3\s+active")
+        term.keys("Space", "1")          # the draw for the button, won by seat 1: hand 1
+        term.wait_for(r"hand 1: D 1  SB 2  BB 3")
+        term.keys("m")                   # a seat change: seat 1 held, then seat 5 pressed
+        term.wait_for(r"move: the seat the player leaves")
+        term.keys("1")
+        term.wait_for(r"move from seat 1: the empty seat he goes to")
+        term.keys("5")
+        term.wait_for(r"> move 1 5  ->  ok")
+        term.wait_for(r"^.*\b5\s+active")
+        assert re.search(r"^.*\b1\s+empty", term.screen(), re.M)
+        term.keys("k", "2")              # next hand held, then seat 2: a kill ...
+        term.wait_for(r"^.*\b2\s+active.*\bkill next")
+        term.keys("k", "2")              # ... the same again: a half kill
+        term.wait_for(r"^.*\b2\s+active.*\bhalf kill next")
+        assert "> kill 2 half  ->  ok" in term.screen()
+        term.keys("#")                   # seat 3 leaves (a long press) ...
+        term.wait_for(r"^.*\b3\s+empty")
+        term.keys("t", "3")              # ... and a new player takes his place over
+        term.wait_for(r"> take 3  ->  ok")
+        term.wait_for(r"^.*\b3\s+active")
+        term.keys("q")
+        assert term.wait_exit() == 0, term.screen()
+    finally:
+        term.close()
+
+
+def test_the_clock_is_paused_and_started_with_a_key(tmp_path):
+    """The next-hand button held 5 s at a tournament table: the c key."""
+    config = Path(__file__).parents[2] / "docs" / "tournament-config.json"
+    term = Tmux(dealerbutton("emulate", "--config", config, "--state", tmp_path / "state"))
+    try:
+        term.wait_for(r"tournament clock  20:00 left  PAUSED")
+        term.keys("c")
+        term.wait_for(r"> clock resume  ->  ok")
+        term.wait_for(r"tournament clock  19:5\d left$")
+        term.keys("c")
+        term.wait_for(r"> clock pause  ->  ok")
+        term.wait_for(r"tournament clock  19:5\d left  PAUSED")
+        term.keys("q")
+        assert term.wait_exit() == 0, term.screen()
     finally:
         term.close()
 

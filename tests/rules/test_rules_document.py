@@ -1,38 +1,8 @@
-"""Every worked example of firmware/dealerbutton/RULES.md is replayed and must give what
-the document says (rules_document.py reads and runs them), on CPython and MicroPython."""
+"""The replay of RULES.md's worked examples (rules_document.run, which the manual's tests use
+on every ``table`` block, tests/support/docexamples/rulestables.py) reads the events as the
+commands do and catches a wrong answer, on CPython and MicroPython."""
 import rules_document
 import two_runtimes
-
-DOCUMENT = __file__.rsplit("/", 3)[0] + "/firmware/dealerbutton/RULES.md"
-
-
-def read_document():
-    f = open(DOCUMENT)
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
-def test_every_example_gives_what_the_document_says():
-    found = rules_document.examples(read_document())
-    assert len(found) >= 20, len(found)
-    wrong = []
-    by_rule = {}
-    for rule, line, lines in found:
-        assert rule is not None, "example at line %d comes before any rule id" % line
-        by_rule[rule] = by_rule.get(rule, 0) + 1
-        got = rules_document.run(lines)
-        if got != lines:
-            for i in range(max(len(got), len(lines))):
-                want = lines[i] if i < len(lines) else "(nothing)"
-                have = got[i] if i < len(got) else "(nothing)"
-                if want != have:
-                    wrong.append("RULES.md line %d (%s): says %r, the rules give %r"
-                                 % (line + i, rule, want, have))
-                    break
-    assert not wrong, "\n".join(wrong)
-    print("examples by rule:", " ".join("%s:%d" % (r, by_rule[r]) for r in sorted(by_rule)))
 
 
 def test_a_wrong_expectation_is_caught():

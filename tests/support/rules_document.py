@@ -1,4 +1,5 @@
-"""Runs the worked examples of firmware/dealerbutton/RULES.md, on both runtimes.
+"""Replays a worked example of firmware/dealerbutton/RULES.md, on either runtime
+(tests/support/docexamples/rulestables.py gives it the examples Sybil finds).
 
 An example is a fenced block whose info string is ``table``. Its first line sets the
 table up (``dead, 5 seats, 10/20``, or ``dead tournament, 9 seats, 10/20``); every other
@@ -31,46 +32,6 @@ prints ``refused: <the message>``. Text after ``#`` on an event line is a commen
 """
 
 from dealerbutton.rules import RuleError, Table
-
-
-def is_rule_id(word):
-    """S1, DB4, M3a ...: capitals, then digits, maybe a small letter."""
-    if not 1 < len(word) <= 4 or not word[0].isupper():
-        return False
-    digits = 0
-    for c in word:
-        if c.isdigit():
-            digits += 1
-        elif not c.isalpha():
-            return False
-    return digits > 0
-
-
-def examples(text):
-    """[(rule id, first line number, lines)] for every ``table`` block of a document; the
-    rule id is the last one named before the block (a bullet like ``- M2.``)."""
-    found = []
-    rule = None
-    block = None
-    number = 0
-    start = 0
-    for line in text.split("\n"):
-        number += 1
-        stripped = line.strip()
-        if block is not None:
-            if stripped.startswith("```"):
-                found.append((rule, start, block))
-                block = None
-            else:
-                block.append(line)
-        elif stripped == "```table":
-            block = []
-            start = number + 1
-        elif stripped.startswith("- ") and "." in stripped:
-            word = stripped[2:].split(".")[0]
-            if is_rule_id(word):
-                rule = word
-    return found
 
 
 def amount(live, dead):

@@ -416,7 +416,22 @@ def hold(page, selector, ms):
     page.mouse.up()
 
 
-def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
+def drag(page, source, target):
+    """The mouse presses a button and lets it go over another (a chord on the board)."""
+    centre = {}
+    for name in (source, target):
+        page.locator(name).scroll_into_view_if_needed()
+        box = page.locator(name).bounding_box()
+        centre[name] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre[source])
+    page.mouse.down()
+    page.wait_for_timeout(400)
+    page.mouse.move(*centre[target], steps=5)
+    page.mouse.up()
+
+
+def three_players_and_a_hand(page):
+    """Seats 1 to 3 taken with clicks, and hand 1 dealt, the button on seat 1."""
     wait_log(page, "* info no saved state: clean start")
     for s in (1, 2, 3):
         page.click("#seat-%d" % s, delay=CLICK_MS)
@@ -424,16 +439,11 @@ def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
     page.click("#next", delay=CLICK_MS)
     page.click("#seat-1", delay=CLICK_MS)
     wait_log(page, "* hand 1:")
-    centre = {}
-    for s in (2, 6):
-        page.locator("#seat-%d" % s).scroll_into_view_if_needed()
-        box = page.locator("#seat-%d" % s).bounding_box()
-        centre[s] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.move(*centre[2])
-    page.mouse.down()
-    page.wait_for_timeout(200)
-    page.mouse.move(*centre[6], steps=5)
-    page.mouse.up()
+
+
+def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
+    three_players_and_a_hand(page)
+    drag(page, "#seat-2", "#seat-6")
     wait_log(page, "* seat 6 ")
     wait_log(page, "* seat 2 empty")
     # (the log shows the events as they come; the table follows with the next state)
@@ -443,6 +453,30 @@ def test_a_seat_dragged_onto_an_empty_one_moves_its_player(page):
         page.wait_for_timeout(50)
         rows = seat_rows(page)
     assert rows[1][1] == "empty" and rows[5][1] != "empty", rows
+
+
+def test_kills_and_take_overs_as_moves_are(page):
+    """The next-hand button dragged onto a seat is the board's kill chord (again: a half
+    kill); the keys play the terminal emulator's sequences: k, t and m with seats."""
+    three_players_and_a_hand(page)
+    drag(page, "#next", "#seat-2")
+    wait_log(page, "* kill 2")
+    page.wait_for_timeout(1200)   # the state read again: seat 2 marked for a full kill
+    drag(page, "#next", "#seat-2")
+    wait_log(page, "* kill 2 half")
+    page.wait_for_timeout(600)           # the chord's next-hand button let go too
+    page.keyboard.press("Shift+Digit3")  # seat 3 leaves ...
+    wait_log(page, "* seat 3 empty")
+    page.keyboard.press("KeyT")          # ... and a new player takes over his place
+    page.keyboard.press("Digit3")
+    wait_log(page, "> take 3\n  ok")
+    page.keyboard.press("KeyK")          # a kill from the keys, on seat 1
+    page.keyboard.press("Digit1")
+    wait_log(page, "> kill 1\n  ok")
+    for key in ("KeyM", "Digit1", "Digit5"):  # a seat change from the keys
+        page.keyboard.press(key)
+    wait_log(page, "> move 1 5\n  ok")
+    assert "* seat 1 empty" in page.inner_text("#log")
 
 
 def test_tournament_clock(page):

@@ -221,8 +221,8 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
     if found:
         out("CIRCUITPY drive %s: %s" % (drive, found))
     else:
-        out("folder %s (no boot_out.txt: not a drive CircuitPython has started from): the "
-            "files for one" % drive)
+        out("folder %s: no boot_out.txt, so not a drive CircuitPython has started from; "
+            "writing a drive's files into it" % drive)
     todo = []
     for item in items:
         have = read(root / item.remote)

@@ -19,10 +19,8 @@ import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .client import Client, CommandError, DeviceClosed, DeviceError
+from .keys import SEAT_KEYS, KeySequence
 
-SEAT_KEYS = "1234567890-="  # short press of seats 1..12
-LONG_KEYS = "!@#$%^&*()_+"  # the same keys with shift: long press
-LONG_PREFIX = "l"  # or: l then the seat key
 REFRESH_S = 0.1  # ~10 Hz
 STATE_EVERY_S = 1.0  # state and hand are re-read at least this often (and after events)
 
@@ -301,19 +299,29 @@ def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False
     return led_turn, seat_turn
 
 
-def help_text(mode: str, seats: int, width: int = 200, drawing: bool = False) -> str:
+def help_text(mode: str, seats: int, width: int = 200, drawing: bool = False,
+              hint: str = "") -> str:
+    """The help line: the keys of the mode (keys.py), or what a sequence of keys begun
+    waits for (hint)."""
     if drawing and mode != "command":
         return "DRAW: a seat key gives the button | space: random | u: cancel | q: quit"
     if mode == "command":
         long_text = ("type a protocol command (state, sit 3, deal 1, ...) + Enter | "
                      "Tab: keys | Ctrl-C: quit")
         short = "command + Enter | Tab: keys | Ctrl-C: quit"
+    elif hint:
+        return hint
     else:
         last = SEAT_KEYS[max(0, min(seats, 12) - 1)]
-        long_text = ("1..%s: seat (1-9 0 - = are 1-12) | shift+key or l,key: long press | "
-                     "space/n: next hand | u: undo | ':' command | q: quit" % last)
-        short = ("1..%s seat | shift: long | space: next hand | u: undo | ':' command | q: quit"
-                 % last)
+        forms = [("1..%s: seat (1-9 0 - = are 1-12) | shift+key or l,key: long press | "
+                  "space/n: next hand | u: undo | m,A,B: move A to B | k,N: kill (again: "
+                  "half) | t,N: take over | c: clock (next hand held 5 s) | ':' command | "
+                  "q: quit" % last),
+                 ("1..%s seat | shift: long | space: next hand | u: undo | m,A,B: move | "
+                  "k,N: kill | t,N: take over | c: clock | ':' command | q: quit" % last),
+                 "1..%s seat|shift long|space deal|u undo|m move|k kill|t take|c clock|:cmd|"
+                 "q quit" % last]
+        return ([f for f in forms if len(f) < width] or forms[-1:])[0]
     return long_text if len(long_text) < width else short
 
 
@@ -384,7 +392,7 @@ def fitted(lines: Sequence[Tuple[str, object]], width: int) -> List[Tuple[str, o
 
 
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
-           prompt: str = "", now: Optional[float] = None) -> List[Item]:
+           prompt: str = "", now: Optional[float] = None, hint: str = "") -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it.
 
     Rows: the title, a connection line, then the ring (left) beside the seats, their
@@ -517,7 +525,7 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
             "error" if (" err " in line or "* error" in line) else None)
     if mode == "command":
         put(height - 2, 0, "> " + prompt, "reverse")
-    put(height - 1, 0, help_text(mode, seats, width, model.drawing), "reverse")
+    put(height - 1, 0, help_text(mode, seats, width, model.drawing, hint), "reverse")
     return items
 
 
@@ -544,27 +552,6 @@ def to_text(items: List[Item], width: int, height: int) -> List[str]:
             if 0 <= x + k < width:
                 grid[y][x + k] = ch
     return ["".join(row).rstrip() for row in grid]
-
-
-# -- keys --------------------------------------------------------------------------------
-def key_command(ch: str, seats: int, long_next: bool = False) -> Tuple[Optional[str], bool]:
-    """A key in keys mode -> (protocol command or None, whether the next key is long)."""
-    if ch == LONG_PREFIX:
-        return None, True
-    if ch in (" ", "n"):
-        return "press 0", False
-    if ch == "u":
-        return "hold 0", False
-    if ch in SEAT_KEYS:
-        seat = SEAT_KEYS.index(ch) + 1
-        if seat <= seats:
-            return ("hold %d" if long_next else "press %d") % seat, False
-        return None, False
-    if ch in LONG_KEYS:
-        seat = LONG_KEYS.index(ch) + 1
-        if seat <= seats:
-            return "hold %d" % seat, False
-    return None, False
 
 
 # -- curses -------------------------------------------------------------------------------
@@ -672,7 +659,7 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
     mode = start_mode
     prompt = ""
     history: List[str] = []
-    long_next = False
+    keys = KeySequence()
     client: Optional[Client] = None
     attempted = False
     next_try = 0.0
@@ -756,7 +743,8 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                     redraw = True
             if redraw:
                 height, width = stdscr.getmaxyx()
-                draw(stdscr, colours, layout(model, width, height, mode, prompt))
+                draw(stdscr, colours, layout(model, width, height, mode, prompt,
+                                             hint=keys.hint()))
                 redraw = False
             try:
                 key = stdscr.get_wch()
@@ -790,13 +778,16 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
                 continue
             if not isinstance(key, str):
                 continue
+            if key == "\x1b":
+                keys.cancel()
+                continue
             if key in ("q", "Q", "\x04") and can_quit_with_q:
                 return 0
             if key in (":", "\t"):
                 mode = "command"
-                long_next = False
+                keys.cancel()
                 continue
-            command, long_next = key_command(key, model.seats(), long_next)
+            command = keys.key(key, model)
             if command:
                 send(command)
     except KeyboardInterrupt:

@@ -144,6 +144,12 @@ export class EmulatedBoard {
     }, wait);
   }
 
+  // The next-hand button held, then seat n pressed: a kill, or a half kill when its player
+  // is marked for a full one already (the firmware tells them apart, as on the board).
+  kill(n) {
+    this.move(0, n);
+  }
+
   checkConfig(text) {
     return this.webtable.check(text);
   }
@@ -255,6 +261,13 @@ export class SerialBoard {
   move(a, b) {
     delete this.downAt[a];
     this.command(`move ${a} ${b}`);
+  }
+
+  // A kill on seat n's player (the next-hand button's press is dropped); half: a half kill,
+  // as the board's chord gives on a player marked for a full one.
+  kill(n, half) {
+    delete this.downAt[0];
+    this.command(`kill ${n}` + (half ? " half" : ""));
   }
 
   command(line) {

@@ -242,7 +242,9 @@ function loop() {
 
 // -- buttons ------------------------------------------------------------------------------
 // A seat button dragged onto another seat (mouse or finger) and let go there is a seat
-// change: `move A B`, as the board's own chord (seat A held, seat B pressed) does.
+// change: `move A B`, as the board's own chord (seat A held, seat B pressed) does; the
+// next-hand button dragged onto a seat is a kill on its player (next hand held, the seat
+// pressed), a half kill when he is marked for a full one already.
 function seatUnder(e) {
   const el = document.elementFromPoint(e.clientX, e.clientY);
   const b = el && el.closest ? el.closest("[id^=seat-]") : null;
@@ -260,8 +262,9 @@ function wireButton(el, i) {
     if (!el.classList.contains("down")) return;
     el.classList.remove("down");
     if (!device) return;
-    const to = i && e && e.type === "pointerup" ? seatUnder(e) : 0;
-    if (to && to !== i) device.move(i, to);
+    const to = e && e.type === "pointerup" ? seatUnder(e) : 0;
+    if (to && i === 0) device.kill(to, fullKill(to));
+    else if (to && to !== i) device.move(i, to);
     else device.buttonUp(i);
   };
   el.addEventListener("pointerup", up);
@@ -269,6 +272,43 @@ function wireButton(el, i) {
   el.addEventListener("lostpointercapture", up);
   el.addEventListener("contextmenu", (e) => e.preventDefault());
 }
+
+function fullKill(seat) {
+  const row = state && state.seats ? state.seats.find((r) => r.seat === seat) : null;
+  return Boolean(row && row.kill === "full");
+}
+
+// Key sequences, as in the terminal emulator: m, seat A, seat B: a seat change (move A B);
+// k, seat: a kill (the same again: a half kill); t, seat: a take-over (take N), which no
+// button does on the board. Any other key ends a sequence; Escape drops it.
+const SEQUENCE_CODES = { KeyM: "m", KeyK: "k", KeyT: "t" };
+let pending = "";
+
+function seatOfKey(e) {
+  const k = SEAT_CODES.indexOf(e.code);
+  return k >= 0 && config && k < config.seats && !e.shiftKey ? k + 1 : 0;
+}
+
+// The key goes on with (or starts) a sequence: true when it did.
+function sequenceKey(e) {
+  const seat = seatOfKey(e);
+  const was = pending;
+  pending = "";
+  if (was && seat) {
+    if (was === "m") pending = "m" + seat;
+    else if (was.startsWith("m")) sendLine(`move ${was.slice(1)} ${seat}`);
+    else if (was === "k") sendLine(`kill ${seat}` + (fullKill(seat) ? " half" : ""));
+    else sendLine(`take ${seat}`);
+    return true;
+  }
+  if (SEQUENCE_CODES[e.code]) {
+    pending = SEQUENCE_CODES[e.code];
+    return true;
+  }
+  return e.code === "Escape" && Boolean(was);
+}
+
+let sequenceSeat = 0; // the seat key that ended a sequence: its keyup is no press
 
 function keyButton(e) {
   if (e.code === "Space" || e.code === "KeyN") return { i: 0, long: false };
@@ -285,6 +325,11 @@ function typing(e) {
 
 document.addEventListener("keydown", (e) => {
   if (typing(e) || e.ctrlKey || e.metaKey || e.altKey || !device) return;
+  if (!e.repeat && sequenceKey(e)) {
+    e.preventDefault();
+    sequenceSeat = seatOfKey(e);
+    return;
+  }
   const k = keyButton(e);
   if (!k) return;
   e.preventDefault();
@@ -295,6 +340,10 @@ document.addEventListener("keydown", (e) => {
 
 document.addEventListener("keyup", (e) => {
   if (typing(e) || !device) return;
+  if (sequenceSeat && seatOfKey(e) === sequenceSeat) {
+    sequenceSeat = 0;
+    return;
+  }
   const k = keyButton(e);
   if (k && !k.long) device.buttonUp(k.i);
 });
@@ -385,13 +434,18 @@ $("defaults").addEventListener("click", () => {
   $("config-error").textContent = "";
   powerCycle();
 });
+// A protocol command, its reply in the log (the box below the table, and key sequences).
+function sendLine(line) {
+  if (!device || !device.client) return;
+  device.client.send(line).then((r) => handlers.onReply(line, r),
+                                (err) => log("> " + line + "\n  " + err.message));
+}
+
 $("command-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const line = $("command").value.trim();
   $("command").value = "";
-  if (!device || !device.client) return;
-  device.client.send(line).then((r) => handlers.onReply(line, r),
-                                (err) => log("> " + line + "\n  " + err.message));
+  sendLine(line);
 });
 
 wireButton($("next"), 0);
