@@ -22,9 +22,9 @@ from dealerbutton.floormarks import FloorMarks
 from dealerbutton.history import History
 from dealerbutton.panel import Panel
 from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
+from dealerbutton.rules.words import MARKS
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
-from dealerbutton.words import MARKS
 
 # The table events, each a call on the Table with the event's seat and option.
 TABLE_EVENTS = {

@@ -22,9 +22,9 @@ config in force (to_json).
 import json
 
 from dealerbutton.ring import ROLES, is_colour
+from dealerbutton.rules.words import ANTE_KINDS, MAKEUPS, MAX_CHIPS, RULE_SETS
 from dealerbutton.strictjson import json_error
 from dealerbutton.values import is_int, show
-from dealerbutton.words import ANTE_KINDS, MAKEUPS, MAX_CHIPS, RULE_SETS
 
 DIRECTIONS = ("cw", "ccw")
 # Colour orders a WS2812-type strip may use (the order its bytes go down the wire).

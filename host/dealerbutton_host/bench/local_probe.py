@@ -757,7 +757,7 @@ def bench_heap(out):
     play(app, Rng(2024), 200)
     gc.collect()
     played = mem_alloc() - base
-    rules = sys.modules["dealerbutton.rules"]
+    rules = sys.modules["dealerbutton.rules.table"]
     loaded_from = getattr(rules, "__file__", "?")
     app = None
     gc.collect()

@@ -26,8 +26,12 @@ export async function loadRuntime() {
     stdout: (t) => console.log(t),
     stderr: (t) => console.error(t),
   });
+  // modules.json: the package's modules by path in it ("app.py", "rules/table.py"), sorted;
+  // the folders of its packages are made first.
   const modules = await (await fetch("firmware/modules.json")).json();
-  for (const dir of ["/lib", "/lib/dealerbutton"]) {
+  const folders = modules.filter((name) => name.endsWith("/__init__.py"))
+    .map((name) => "/lib/dealerbutton/" + name.slice(0, -"/__init__.py".length));
+  for (const dir of ["/lib", "/lib/dealerbutton", ...folders]) {
     if (!mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
   }
   const texts = await Promise.all(modules.map(async (name) => {

@@ -18,7 +18,7 @@ hand dealt in, that were left or passed:
 Formats 1 to 3, written by earlier firmware, are read too: each player was a byte of flags
 and each post a number (format 3), the keys were letters (formats 1 and 2)."""
 
-from dealerbutton.tablestate import (
+from dealerbutton.rules.state import (
     BB,
     FULL_KILL,
     HALF_KILL,
@@ -28,7 +28,7 @@ from dealerbutton.tablestate import (
     TableState,
     check_level,
 )
-from dealerbutton.words import (
+from dealerbutton.rules.words import (
     MAKEUPS,
     MARKERS,
     MAX_CHIPS,

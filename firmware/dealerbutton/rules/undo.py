@@ -10,7 +10,7 @@ DEPTH = const(40)   # events that can be undone in a row (RULES.md E3: at least 
 
 
 class UndoHistory:
-    """The TableState (tablestate.py) before each of the last DEPTH events: undo() puts the
+    """The TableState (state.py) before each of the last DEPTH events: undo() puts the
     newest back.
 
     The newest two are kept whole (state.snapshot()). Each older one is kept as what it has

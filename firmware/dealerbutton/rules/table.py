@@ -2,15 +2,15 @@
 T1..T5 for a tournament table).
 
 Table takes the table's events and answers what the table shows. Its state is plain data
-(tablestate.py); the next hand is worked out in nexthand.py, undo keeps copies of the state
-(undo.py) and the saved form is tablefile.py's. Pure and integer-only: the board and the
+(state.py); the next hand is worked out in nexthand.py, undo keeps copies of the state
+(undo.py) and the saved form is savedform.py's. Pure and integer-only: the board and the
 host run these same files."""
 
-from dealerbutton import dealing, seatchange, tablefile
-from dealerbutton.hand import last_hand
-from dealerbutton.tablestate import FULL_KILL, HALF_KILL, RuleError, TableState, check_level
-from dealerbutton.tableview import TableView
-from dealerbutton.words import (
+from dealerbutton.rules import dealing, savedform, seatchange
+from dealerbutton.rules.hand import last_hand
+from dealerbutton.rules.state import FULL_KILL, HALF_KILL, RuleError, TableState, check_level
+from dealerbutton.rules.view import TableView
+from dealerbutton.rules.words import (
     ACTIVE,
     AWAY,
     EMPTY,
@@ -22,7 +22,7 @@ from dealerbutton.words import (
     WAITING,
 )
 
-FORMAT = tablefile.FORMAT
+FORMAT = savedform.FORMAT
 
 
 class Table(TableView):
@@ -231,15 +231,15 @@ class Table(TableView):
 
     def to_dict(self):
         """The whole table as plain JSON-compatible data, in words: what the state file
-        keeps (tablefile.py)."""
-        return tablefile.to_dict(self.state)
+        keeps (savedform.py)."""
+        return savedform.to_dict(self.state)
 
     @classmethod
     def from_dict(cls, d):
         """A table from to_dict() data, or from what earlier firmware saved. Data that is
         incomplete, malformed or inconsistent (a damaged state file) raises RuleError
         rather than giving a table that misbehaves."""
-        state = tablefile.from_dict(d)
+        state = savedform.from_dict(d)
         table = cls(state.seats, state.rules, state.level[:2], state.tournament)
         TableView.__init__(table, state)   # (its button blind and make-ups with it)
         return table

@@ -1,7 +1,7 @@
 """Seat changes (RULES.md C1-C6): a player moving to another seat, a new player taking over
-a seat just left. The Table (rules.py) checks the event; these change its state."""
+a seat just left. The Table (table.py) checks the event; these change its state."""
 
-from dealerbutton.words import ACTIVE, WAITING
+from dealerbutton.rules.words import ACTIVE, WAITING
 
 
 def move_player(state, a, b):

@@ -1,6 +1,6 @@
 """A dealt hand as the table shows it: positions, who is dealt in, who posts what, in chips."""
 
-from dealerbutton.tablestate import blind_chips, kill_chips
+from dealerbutton.rules.state import blind_chips, kill_chips
 
 
 class Hand:

@@ -6,8 +6,8 @@ or MB1), who is dealt in (D1..D3, S2; T1, T2), heads-up (H1, H2) when two are, a
 (D5, MS2) when fewer than two could be, then the seats the blinds pass as really posted (M1,
 H1, S2) and what each seat posts (charges.py). Sets of seats are Python sets."""
 
-from dealerbutton import charges
-from dealerbutton.words import ACTIVE, WAITING
+from dealerbutton.rules import charges
+from dealerbutton.rules.words import ACTIVE, WAITING
 
 
 class NextHand:

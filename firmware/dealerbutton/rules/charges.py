@@ -7,8 +7,8 @@ mover's big blind, the blinds made up under MB2 and F4), and the hand's forced b
 the two blinds (the button blind, a kill blind; the antes follow from the level and are
 not kept). `owes` shows a player's debts in chips, never the forced bets."""
 
-from dealerbutton.tablestate import BB, NO_BLIND, POST_FACTS, SB, blind_chips
-from dealerbutton.words import ACTIVE, AWAY, EMPTY, WAITING
+from dealerbutton.rules.state import BB, NO_BLIND, POST_FACTS, SB, blind_chips
+from dealerbutton.rules.words import ACTIVE, AWAY, EMPTY, WAITING
 
 # A player's debts at a deal: (live blind, dead small blinds, dead ante, dead button blind).
 NO_DEBTS = (NO_BLIND, 0, 0, 0)

@@ -1,19 +1,19 @@
 """What a table shows: its seats, each player's status and debts, the level and the last
-hand. Read-only: rules.Table adds the events."""
+hand. Read-only: table.Table adds the events."""
 
-from dealerbutton import charges
-from dealerbutton.hand import last_hand
-from dealerbutton.nexthand import NextHand
-from dealerbutton.tablestate import HALF_KILL, RuleError, TableState
-from dealerbutton.undo import UndoHistory
-from dealerbutton.words import AWAY, MARKERS, STATUSES, WAITING
+from dealerbutton.rules import charges
+from dealerbutton.rules.hand import last_hand
+from dealerbutton.rules.nexthand import NextHand
+from dealerbutton.rules.state import HALF_KILL, RuleError, TableState
+from dealerbutton.rules.undo import UndoHistory
+from dealerbutton.rules.words import AWAY, MARKERS, STATUSES, WAITING
 
 # The markers (words.MARKERS) as the state keeps them.
 _MARKER_FACTS = ("missed_bb", "missed_sb", "missed_ante", "missed_button_blind")
 
 
 class TableView:
-    """A table's state (tablestate.TableState), its next hand (nexthand.NextHand) and its
+    """A table's state (state.TableState), its next hand (nexthand.NextHand) and its
     undo history (undo.UndoHistory), as the rules read them."""
 
     def __init__(self, state):

@@ -1,10 +1,10 @@
 """The table's state as plain data: each seat's facts, the last hand's positions, the levels.
 
-The events (rules.py) change it, the next hand (nexthand.py) is worked out from it, undo
-(undo.py) keeps copies of it and the saved form (tablefile.py) writes and reads it. Seats are
+The events (table.py) change it, the next hand (nexthand.py) is worked out from it, undo
+(undo.py) keeps copies of it and the saved form (savedform.py) writes and reads it. Seats are
 1..N; every per-seat fact is a byte per seat, index 0 unused."""
 
-from dealerbutton.words import ACTIVE, ANTE_KINDS, MAX_CHIPS, WAITING
+from dealerbutton.rules.words import ACTIVE, ANTE_KINDS, MAX_CHIPS, WAITING
 
 # What a seat posted live as a blind: nothing, the small blind or the big blind.
 NO_BLIND = 0

@@ -1,8 +1,8 @@
 """The deal: the next hand as worked out (nexthand.py, charges.py) becomes the table's last
 hand, and every player's status, markers and waits follow from it."""
 
-from dealerbutton.tablestate import POST_FACTS
-from dealerbutton.words import ACTIVE, AWAY, WAITING
+from dealerbutton.rules.state import POST_FACTS
+from dealerbutton.rules.words import ACTIVE, AWAY, WAITING
 
 
 def deal_into(plan, state, draw=None):
