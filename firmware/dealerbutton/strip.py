@@ -11,9 +11,9 @@ microseconds), elsewhere as the same loop in plain Python (plainloops.py).
 
 
 try:
-    from dealerbutton.fastloops import reorder as _reorder
+    from dealerbutton.ring.fastloops import reorder as _reorder
 except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
-    from dealerbutton.plainloops import reorder as _reorder
+    from dealerbutton.ring.plainloops import reorder as _reorder
 
 # A frame the same as the last one is not sent again, except this often (frames): a strip
 # that caught noise on its data line is put right within about a second.

@@ -45,7 +45,7 @@ class TableClock:
         self.show(now_ms)
 
     def show(self, now_ms):
-        """What the ring shows of the clock (ring.py: CLOCK_*)."""
+        """What the ring shows of the clock (the ring's CLOCK_*)."""
         c = self.clock
         r = self.app.ring
         if self.new_level and ticks_diff(now_ms, self.level_at) >= NEW_LEVEL_MS:

@@ -319,7 +319,7 @@ class Table:
 
 class RingView:
     """Which strip LEDs a seat's arc covers and the colour of an accepted press's flash there,
-    from the firmware's own ring (ring.py) on this computer."""
+    from the firmware's own ring (dealerbutton.ring) on this computer."""
 
     def __init__(self, cfg: Dict[str, Any]):
         from dealerbutton.app import make_ring

@@ -47,8 +47,8 @@ LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
 # What main.py brings in through board.py, each module after the ones it imports.
 IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons",
-                "dealerbutton.palette", "dealerbutton.ringcanvas", "dealerbutton.seatlook",
-                "dealerbutton.ringsteady", "dealerbutton.ringoverlays", "dealerbutton.ring",
+                "dealerbutton.ring.palette", "dealerbutton.ring.canvas", "dealerbutton.ring.seatlook",
+                "dealerbutton.ring.steady", "dealerbutton.ring.overlays", "dealerbutton.ring",
                 "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
                 "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
                 "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",

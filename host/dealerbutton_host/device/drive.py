@@ -32,7 +32,7 @@ from .emulator import firmware_dir, package_dir
 
 # Modules of the firmware package (paths in it) that CircuitPython never imports:
 # MicroPython's board, strips, viper loops and network, the emulator's.
-MICROPYTHON_ONLY = ("board.py", "strip.py", "strip_pio.py", "fastloops.py", "net.py",
+MICROPYTHON_ONLY = ("board.py", "strip.py", "strip_pio.py", "ring/fastloops.py", "net.py",
                     "unix.py", "capture.py")
 NEOPIXEL = "adafruit-circuitpython-neopixel"
 CONFIG = "config.json"

@@ -16,9 +16,9 @@ except ImportError:
 
 from array import array
 
-from dealerbutton.palette import ROLE_ERROR
-from dealerbutton.ringcanvas import BLACK, paint_run
-from dealerbutton.seatlook import (
+from dealerbutton.ring.canvas import BLACK, paint_run
+from dealerbutton.ring.palette import ROLE_ERROR
+from dealerbutton.ring.seatlook import (
     EMPTY,
     MOVING,
     POST_BLINK_MS,

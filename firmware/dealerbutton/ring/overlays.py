@@ -24,8 +24,8 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton.palette import ROLE_DRAW, ROLE_OK, ROLE_REFUSED
-from dealerbutton.ringcanvas import colour_of, paint_run, scale
+from dealerbutton.ring.canvas import colour_of, paint_run, scale
+from dealerbutton.ring.palette import ROLE_DRAW, ROLE_OK, ROLE_REFUSED
 from dealerbutton.ticks import ticks_diff
 
 # The tournament clock's signal (ring.clock).

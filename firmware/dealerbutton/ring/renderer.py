@@ -1,5 +1,5 @@
-"""LED ring renderer: the seats' statuses and roles in, one frame out (3 bytes an LED, R G B
-or the strip's own colour order; brightness and current limit applied).
+"""LED ring renderer (Ring): the seats' statuses and roles in, one frame out (3 bytes an
+LED, R G B or the strip's own colour order; brightness and current limit applied).
 
 After every table event the app writes each seat's status into ``ring.status`` (EMPTY,
 ACTIVE, AWAY, WAIT_BB, WAIT_POST; RESERVED and MOVING for the floor's marks) and the seat
@@ -11,10 +11,10 @@ every loop turn. Presses come as ``ring.flash()`` and ``ring.hold()``. The board
 writes into buffers made in __init__, so it never allocates.
 
 Each seat owns an arc of LEDs (``ring.arc(seat)``); what it shows there is seatlook.py's.
-A frame is a copy of the steady picture (ringsteady.py: the seats' colours, drawn again
-only where a status or role changed) with what moves drawn on top (the seat that acts
-first breathing, and ringoverlays.py's chase, clock signals, hand-for-hand's wait, held
-seats and flashes): byte for byte the frame of drawing everything every time.
+A frame is a copy of the steady picture (steady.py: the seats' colours, drawn again only
+where a status or role changed) with what moves drawn on top (the seat that acts first
+breathing, and overlays.py's chase, clock signals, hand-for-hand's wait, held seats and
+flashes): byte for byte the frame of drawing everything every time.
 """
 
 try:
@@ -23,44 +23,11 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton.palette import (  # noqa: F401  (the renderer's names, for its users)
-    DEFAULT_PALETTE,
-    ROLE_ACTIVE,
-    ROLE_AWAY,
-    ROLE_BB,
-    ROLE_BUTTON,
-    ROLE_DRAW,
-    ROLE_ERROR,
-    ROLE_FIRST,
-    ROLE_KILL,
-    ROLE_OK,
-    ROLE_REFUSED,
-    ROLE_SB,
-    ROLE_WAIT_BB,
-    ROLE_WAIT_POST,
-    ROLES,
-    is_colour,
-    palette_bytes,
-)
-from dealerbutton.ringcanvas import Canvas, scale
-from dealerbutton.ringoverlays import (  # noqa: F401
-    CLOCK_BREAK,
-    CLOCK_COMING,
-    CLOCK_NEW,
-    CLOCK_NONE,
-    Overlays,
-)
-from dealerbutton.ringsteady import SteadyPicture
-from dealerbutton.seatlook import (  # noqa: F401
-    ACTIVE,
-    AWAY,
-    EMPTY,
-    MOVING,
-    RESERVED,
-    WAIT_BB,
-    WAIT_POST,
-    SeatLook,
-)
+from dealerbutton.ring.canvas import Canvas, scale
+from dealerbutton.ring.overlays import CLOCK_NONE, Overlays
+from dealerbutton.ring.palette import ROLE_BUTTON, ROLE_OK
+from dealerbutton.ring.seatlook import ACTIVE, SeatLook
+from dealerbutton.ring.steady import SteadyPicture
 
 # Modes.
 NORMAL = const(0)

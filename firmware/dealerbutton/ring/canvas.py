@@ -7,16 +7,16 @@ code (fastloops.py) where it loads, elsewhere the same loops in plain Python
 
 from array import array
 
-from dealerbutton.palette import palette_bytes
+from dealerbutton.ring.palette import palette_bytes
 
 try:
-    from dealerbutton.fastloops import colour as colour_of
-    from dealerbutton.fastloops import paint as paint_run
-    from dealerbutton.fastloops import scale  # noqa: F401  (the renderer takes it from here)
+    from dealerbutton.ring.fastloops import colour as colour_of
+    from dealerbutton.ring.fastloops import paint as paint_run
+    from dealerbutton.ring.fastloops import scale  # noqa: F401  (the renderer takes it from here)
 except (ImportError, SyntaxError, ValueError):  # CPython, no viper here, .mpy of another CPU
-    from dealerbutton.plainloops import colour as colour_of
-    from dealerbutton.plainloops import paint as paint_run
-    from dealerbutton.plainloops import scale  # noqa: F401
+    from dealerbutton.ring.plainloops import colour as colour_of
+    from dealerbutton.ring.plainloops import paint as paint_run
+    from dealerbutton.ring.plainloops import scale  # noqa: F401
 
 BLACK = b"\x00\x00\x00"
 

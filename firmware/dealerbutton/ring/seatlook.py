@@ -24,7 +24,8 @@ except ImportError:
     def const(x):
         return x
 
-from dealerbutton.palette import (
+from dealerbutton.ring.canvas import colour_of, paint_run
+from dealerbutton.ring.palette import (
     ROLE_ACTIVE,
     ROLE_AWAY,
     ROLE_BB,
@@ -37,7 +38,6 @@ from dealerbutton.palette import (
     ROLE_WAIT_BB,
     ROLE_WAIT_POST,
 )
-from dealerbutton.ringcanvas import colour_of, paint_run
 
 # A seat's status (ring.status[seat]).
 EMPTY = const(0)
