@@ -18,10 +18,10 @@ not the table's: floormarks.py.
 
 from dealerbutton import VERSION, protocol, tablelook
 from dealerbutton import ring as ringmod
+from dealerbutton.buttons.panel import Panel
+from dealerbutton.buttons.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.floormarks import FloorMarks
 from dealerbutton.history import History
-from dealerbutton.panel import Panel
-from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.rules.words import MARKS
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff

@@ -20,7 +20,7 @@ import machine
 import dealerbutton
 from dealerbutton import store
 from dealerbutton.app import App
-from dealerbutton.panel import Pins
+from dealerbutton.buttons.panel import Pins
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"

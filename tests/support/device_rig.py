@@ -73,7 +73,7 @@ class Rig:
 
     def press(self, i, ms=120, step=5, settle=160):
         """Press button i for ms, release, let it settle; returns the lines written. (The
-        next press, 160 ms on, counts: buttons.py gives none within 150 ms of a release.)"""
+        next press, 160 ms on, counts: buttons/button.py gives none within 150 ms of a release.)"""
         self.take()
         self.level(i, 0, ms, step)
         self.level(i, 1, settle, step)

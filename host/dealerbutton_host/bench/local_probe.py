@@ -46,12 +46,12 @@ SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
 # What main.py brings in through board.py, each module after the ones it imports.
-IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons",
+IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons.button",
                 "dealerbutton.ring.palette", "dealerbutton.ring.canvas", "dealerbutton.ring.seatlook",
                 "dealerbutton.ring.steady", "dealerbutton.ring.overlays", "dealerbutton.ring",
                 "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
                 "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
-                "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",
+                "dealerbutton.buttons.panel", "dealerbutton.startup", "dealerbutton.protocol",
                 "dealerbutton.store", "dealerbutton.app", "dealerbutton.board")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}

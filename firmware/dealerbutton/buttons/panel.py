@@ -1,4 +1,4 @@
-"""The table's buttons as the loop sees them: each decoded by its own Button (buttons.py),
+"""The table's buttons as the loop sees them: each decoded by its own Button (button.py),
 all read at once through a bank, one polled on its own only while it is not at rest.
 
 pins[0] is the next-hand button, pins[s] seat s (value() == 0 while pressed). poll() tells
@@ -10,8 +10,8 @@ handler.button_touched(i, on) as soon as button i reads pressed and when it is l
 second, ok) for two buttons held together (chords.py).
 """
 
-from dealerbutton.buttons import Button
-from dealerbutton.chords import Chords
+from dealerbutton.buttons.button import Button
+from dealerbutton.buttons.chords import Chords
 
 
 class Pins:
@@ -34,7 +34,7 @@ class Panel:
     # While a button is down or its release is being timed (and it is not stuck) the loop
     # had better turn every quick_ms: a release counts once seen released for 20 ms, and
     # turns quick_ms apart see it as soon as it happens and the 20 ms as soon as they are
-    # over (buttons.py answers a tap that quickly only when polled that often).
+    # over (button.py answers a tap that quickly only when polled that often).
     quick_ms = 1
     # With every button at rest the loop sleeps until its next frame, reading the buttons
     # this often meanwhile (doze()): a press lights its seat within this, plus a frame.

@@ -14,7 +14,7 @@ Two buttons held together give no press of their own (chords.py): a seat held at
 go first, the chord is refused (both seats blink). Two buttons pressed within 0.3 s of
 each other are two presses (two players sitting down at once), each acting on release.
 A seat's arc lights as soon as its button is pressed, and while it is held.
-A long press (held 1 s) flashes once to say "let go", and acts when let go (buttons.py
+A long press (held 1 s) flashes once to say "let go", and acts when let go (button.py
 gives LONG at the release); a button held 30 s is stuck: reported, ignored until
 released, and never acts.
     in DRAW mode  seat short: the button goes there and the first hand is dealt;
@@ -29,7 +29,7 @@ undo). During a break no hand is dealt.
 """
 
 from dealerbutton import ring as ringmod
-from dealerbutton.buttons import LONG, RELEASED, SHORT, STUCK
+from dealerbutton.buttons.button import LONG, RELEASED, SHORT, STUCK
 from dealerbutton.ticks import ticks_diff
 
 CLOCK_HOLD_MS = 5000   # the next-hand button held this long: pause or start the clock
