@@ -3,7 +3,7 @@
 Hardware comes in as small objects (pins with value(), a strip with show(buf)), time as
 now_ms, host bytes through feed(), replies and events out through write(line); board.py
 and unix.py supply the real or emulated pieces. What the buttons mean is presses.py's; the
-tournament clock's side of the table is tableclock.py's.
+tournament clock's side of the table is clock/table.py's.
 
 A table event changes the table (rules.py), then the ring shows it, its events go out
 (`* seat N status`, `* hand ...`) and the table is saved. A host's command does all of that
@@ -101,8 +101,8 @@ class App:
         self.tournament = cfg.get("tournament")
         self.presses = Presses(self, rng)
         self.panel = Panel(pins[:seats + 1], self.presses, now_ms, bank)
-        # The table, and the tournament's clock.Clock (None: a cash game) tied to the table
-        # by a tableclock.TableClock.
+        # The table, and the tournament's schedule.Clock (None: a cash game) tied to the table
+        # by a clock.table.TableClock.
         self.table, self.clock = startup.table_and_clock(self)
         self.table_clock = None
         self.hand_for_hand = None   # a handforhand.HandForHand, from the first `handforhand`
@@ -116,7 +116,7 @@ class App:
         self.next_frame = 0        # when the next frame of the steady 40 fps is due
         self.after_flash = AfterFlash()
         if self.clock is not None:
-            from dealerbutton.tableclock import TableClock
+            from dealerbutton.clock.table import TableClock
             self.table_clock = TableClock(self, self.clock)
             for line in self.clock.boot_lines():
                 write(line)

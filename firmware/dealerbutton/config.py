@@ -10,7 +10,7 @@ form.
     config.check_network(block) -> errors
 
 The optional "tournament" block (a schedule of levels and breaks, checked by
-check_tournament, run by clock.py) makes the table a tournament table; without it (no
+check_tournament, run by clock/schedule.py) makes the table a tournament table; without it (no
 "tournament" key in the config) it is a cash game. The optional "network" block (a Pico W on
 an MQTT broker, checked by check_network, used by net.py) puts the table on the broker.
 
@@ -184,7 +184,7 @@ LEVEL_FIELDS = ("ante", "bb", "minutes", "sb")
 
 def check_tournament(block):
     """Check config.json's "tournament" block (a schedule of levels and breaks, run by
-    clock.py). Returns (tournament, errors): errors lists every problem as
+    clock/schedule.py). Returns (tournament, errors): errors lists every problem as
     "tournament.levels[2].bb: ..."; tournament is the block with its defaults filled in
     (ante_kind "each", ante 0), or None when errors is not empty."""
     errors = []
@@ -215,7 +215,7 @@ def check_tournament(block):
 
 
 def _check_entry(errors, where, e):
-    from dealerbutton.clock import MAX_MINUTES  # the clock's own limit (`clock set`)
+    from dealerbutton.clock.schedule import MAX_MINUTES  # the clock's own limit (`clock set`)
     if not isinstance(e, dict):
         errors.append('%s: must be a level {"sb", "bb", "ante", "minutes"} or a break '
                       '{"break"}, not %s' % (where, show(e)))

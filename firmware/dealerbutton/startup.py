@@ -35,7 +35,7 @@ def new_clock(app, saved):
     cash game."""
     if app.tournament is None:
         return None
-    from dealerbutton import clock as clockmod  # (a cash game never loads it)
+    from dealerbutton.clock import schedule as clockmod  # (a cash game never loads it)
     if saved is not None:
         try:
             return clockmod.Clock.from_dict(app.tournament, saved, app.now)

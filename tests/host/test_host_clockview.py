@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from dealerbutton.clock import Clock
+from dealerbutton.clock.schedule import Clock
 from dealerbutton.config import check_tournament
 from dealerbutton_host.device import clockview
 from dealerbutton_host.device.client import DeviceError, Reply
@@ -253,7 +253,7 @@ def test_layout_says_what_is_wrong_on_the_last_line():
 FAKE_DEVICE = textwrap.dedent("""
     import os, select, sys, time
     sys.path.insert(0, %(firmware)r)
-    from dealerbutton.clock import Clock
+    from dealerbutton.clock.schedule import Clock
     from dealerbutton.config import check_tournament
     from dealerbutton.ticks import TICKS_MAX
     SCHEDULE = %(schedule)r

@@ -262,7 +262,7 @@ def clock_lines(model: TableModel, now: float) -> List[str]:
     c = model.clock
     if not c:
         return []
-    from dealerbutton.clock import mss
+    from dealerbutton.clock.schedule import mss
 
     head = "tournament clock  %s%s left%s" % ("BREAK  " if c.get("break") else "",
                                              mss(model.clock_left(now)),

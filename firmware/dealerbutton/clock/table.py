@@ -1,7 +1,7 @@
 """The tournament clock at the table: the table plays the clock's level, the clock's events go
 out and are saved, the `clock` command, and what the ring shows of the clock.
 
-clock.py keeps the time; this is the App's side of it (a cash game has none)."""
+schedule.py keeps the time; this is the App's side of it (a cash game has none)."""
 
 from dealerbutton import ring as ringmod
 from dealerbutton.ticks import ticks_diff
@@ -11,7 +11,7 @@ CLOCK_USAGE = "clock [pause|resume|next|prev|set M:SS]"
 
 
 class TableClock:
-    """The App's tournament clock (clock.Clock) tied to its table, ring and saves."""
+    """The App's tournament clock (schedule.Clock) tied to its table, ring and saves."""
 
     def __init__(self, app, clock):
         self.app = app
