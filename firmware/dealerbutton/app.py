@@ -81,9 +81,9 @@ class App:
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
         0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
         (pressed() -> a bit per pin; default: Pins, one pin after the other)."""
-        # config.py and startup.py are needed only here, at the start (the board unloads
-        # them then: dealerbutton.unload): the `config` command's reply is written now.
-        from dealerbutton import config, startup
+        # store/config.py and store/startup.py are needed only here, at the start (the board
+        # unloads them then: dealerbutton.unload): the `config` command's reply is written now.
+        from dealerbutton.store import config, startup
         self.cfg = cfg
         self.config_text = config.to_json(cfg)
         self.version = VERSION

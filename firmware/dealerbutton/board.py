@@ -18,9 +18,9 @@ import time
 import machine
 
 import dealerbutton
-from dealerbutton import store
 from dealerbutton.app import App
 from dealerbutton.buttons.panel import Pins
+from dealerbutton.store import filestore
 from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
@@ -45,7 +45,7 @@ except AttributeError:  # CPython, where the tests run this module with fake pin
 
 def load_config(path=None):
     """(config, errors) from config.json; a missing file means the defaults."""
-    from dealerbutton import config
+    from dealerbutton.store import config
     path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
@@ -118,7 +118,7 @@ def safe_boot_requested(samples=5, gap_ms=10):
         cfg, errors = load_config(None)
         gpio = cfg["pins"]["next"]
     except Exception:  # noqa: BLE001 - the escape must work whatever the config says
-        from dealerbutton import config
+        from dealerbutton.store import config
         gpio = config.DEFAULTS["pins"]["next"]
     pin = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
     sleep_ms(2)   # let the pull-up charge the line
@@ -165,7 +165,7 @@ def start():
     wdt = None
     net = None
     if errors:   # the refused-config mode
-        from dealerbutton import config
+        from dealerbutton.store import config
         _write("dealerbutton: " + config.message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)
@@ -247,8 +247,8 @@ class Console:
 
 
 def make_store():
-    """The saved table: state.json on the board's littlefs (store.py)."""
-    return store.Store(store.OsFs(STATE_DIR))
+    """The saved table: state.json on the board's littlefs (filestore.py)."""
+    return filestore.Store(filestore.OsFs(STATE_DIR))
 
 
 def run(loops=None, console=None):

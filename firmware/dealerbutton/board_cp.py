@@ -6,7 +6,7 @@ App forever: polls the serial console without blocking, ticks the app, feeds the
 Ctrl-C stops it and leaves the REPL free (the watchdog is switched off first); any other
 crash prints its traceback and resets the board, which restores the saved state.
 
-Pins in config.json stay GPIO numbers (config.py accepts whole numbers 0..29 only): n is
+Pins in config.json stay GPIO numbers (store/config.py accepts whole numbers 0..29 only): n is
 board.GPn (Raspberry Pi Pico and boards that name their pins that way), else
 microcontroller.pin.GPIOn (every RP2040 board: Feather, QT Py, ... whatever their silk
 screen says). A number the board has neither name for is a config error.
@@ -15,7 +15,7 @@ Saving: CircuitPython code can write to the CIRCUITPY drive only after boot.py r
 it (and then the computer cannot). boot.py (see boot()) does so unless the next-hand
 button is held at power-up, or the drive lacks the files the table is saved in; a
 read-only drive is reported once as `* error ...` and the table then runs without saving.
-A drive without those files (drivestore.py: deploy --drive makes them, the board never
+A drive without those files (store/drivestore.py: deploy --drive makes them, the board never
 does) starts no table: the ring shows the error pattern, and the console says which file
 and the command that makes them again.
 """
@@ -32,7 +32,7 @@ import supervisor  # pyright: ignore[reportMissingImports]
 import dealerbutton
 from dealerbutton import strip_cp
 from dealerbutton.app import App
-from dealerbutton.drivestore import DriveStore
+from dealerbutton.store.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
 
 try:
@@ -110,7 +110,7 @@ def gpio(n):
 
 
 def pin_errors(cfg):
-    """config.py's "field: problem" list for the pins this board does not have."""
+    """store/config.py's "field: problem" list for the pins this board does not have."""
     p = cfg["pins"]
     used = [("pins.led", p["led"]), ("pins.next", p["next"])]
     seats = p["seats"]
@@ -157,7 +157,7 @@ class Bank:
 
 def load_config(path=None, quiet=False):
     """(config, errors) from config.json; a missing file means the defaults."""
-    from dealerbutton import config
+    from dealerbutton.store import config
     path = path or CONFIG_PATH
     try:
         with open(path, "rb") as f:
@@ -185,7 +185,7 @@ def seat_pins(cfg):
 def next_button_held(samples=5):
     """True when the next-hand button is held (read over ~50 ms, all low). The pin is
     released afterwards, so the app can claim it."""
-    from dealerbutton import config
+    from dealerbutton.store import config
     try:
         cfg, errors = load_config(quiet=True)
         n = cfg["pins"]["next"]
@@ -240,7 +240,7 @@ def drive_readonly(path=None):
 
 
 class FlashStore(DriveStore):
-    """The table's two copies on the drive (drivestore.py), which may be read-only to the
+    """The table's two copies on the drive (store/drivestore.py), which may be read-only to the
     board: then the table is not saved, and that is said once (a read-only error out of a
     save, the first time)."""
 
@@ -260,7 +260,7 @@ class FlashStore(DriveStore):
 
 
 def make_store():
-    """The saved table: its two copies on the CIRCUITPY drive (drivestore.py), not
+    """The saved table: its two copies on the CIRCUITPY drive (store/drivestore.py), not
     written when the drive is not the board's."""
     flash = FlashStore(DRIVE)
     flash.readonly = drive_readonly()
@@ -367,7 +367,7 @@ def run(loops=None):
     if not errors:
         flash.check()
     if errors:   # config.json refused
-        from dealerbutton.config import message
+        from dealerbutton.store.config import message
         print("dealerbutton: " + message(errors))
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, errors, make_strip, _write, now)

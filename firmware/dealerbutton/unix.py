@@ -12,10 +12,10 @@ hands the serial line to the REPL).
 
 import sys
 
-from dealerbutton import config, store
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
 from dealerbutton.rejected import Rejected
+from dealerbutton.store import config, filestore
 
 MICROPYTHON = sys.implementation.name == "micropython"
 NAME = "dealerbutton emulate"
@@ -213,7 +213,7 @@ def main(argv=None):
                            opts.get("config", "configuration"))
         else:
             app = App(cfg, CaptureStrip(cfg["leds"]), pins, write,
-                      store.Store(store.OsFs(folder)), now_ms=ticks_ms())
+                      filestore.Store(filestore.OsFs(folder)), now_ms=ticks_ms())
         stats = app.stats
         while True:
             data = host.read(POLL_MS)

@@ -136,7 +136,7 @@ def test_the_app_polls_its_buttons_through_the_bank():
     cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}
     pins = board.seat_pins(cfg)
     register = machine.Mem32()
-    from dealerbutton import config
+    from dealerbutton.store import config
     full, errors = config.validate(cfg)
     assert not errors, errors
     out = []

@@ -10,7 +10,8 @@ import sys
 import types
 
 import pytest
-from dealerbutton import VERSION, store
+from dealerbutton import VERSION
+from dealerbutton.store import filestore
 from dealerbutton.ticks import ticks_diff
 from micropython_unix import FIRMWARE
 
@@ -278,7 +279,7 @@ MADE = "no saved state: clean start"
 
 def deployed_files(root):
     """The files deploy --drive makes for the saved table (drivestore.FILES), blank."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     (root / drivestore.FOLDER).mkdir(exist_ok=True)
     for name in drivestore.FILES:
@@ -287,7 +288,7 @@ def deployed_files(root):
 
 def saved_copy(tmp_path, k=0):
     """The table in the drive's copy k (state/table-a.json, table-b.json), or None."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     path = tmp_path / "state" / drivestore.COPIES[k]
     if not path.exists():
@@ -429,13 +430,13 @@ def test_a_save_refused_by_the_drive_is_reported_once(tmp_path, power, capsys, m
     skipped; any other flash error is still reported every time."""
     rig, board_cp = power(readonly=False, storage_knows=False)
     errno = [30]
-    real_open = store.OsFs.open
+    real_open = filestore.OsFs.open
 
     def open_(self, name, mode, *rest):
         if "w" in mode or "+" in mode:
             raise OSError(errno[0], "Read-only filesystem")
         return real_open(self, name, mode, *rest)
-    monkeypatch.setattr(store.OsFs, "open", open_)
+    monkeypatch.setattr(filestore.OsFs, "open", open_)
     rig.send("sit 1\nsit 2\nsit 3\n")
     board_cp.run(loops=5)
     out = out_lines(capsys)
@@ -522,7 +523,8 @@ def test_a_drive_without_the_files_the_table_is_saved_in_starts_no_table_and_say
     """A copy cut short while it was made (0 bytes), or a drive filled by hand: boot.py
     leaves the drive to the computer, code.py starts no table (the ring's error pattern,
     every command refused) and says which file, and the command that makes them again."""
-    from dealerbutton import drivestore, ring
+    from dealerbutton import ring
+    from dealerbutton.store import drivestore
 
     (tmp_path / "state" / "table-b.json").write_bytes(b"")
     rig, board_cp = power()

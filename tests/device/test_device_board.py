@@ -315,10 +315,11 @@ import gc
 from dealerbutton import app as appmod
 board.run(loops=5)
 print("gone", [m for m in ("config", "strictjson", "startup")
-               if "dealerbutton." + m in sys.modules or hasattr(sys.modules["dealerbutton"], m)])
+               if "dealerbutton.store." + m in sys.modules
+               or hasattr(sys.modules["dealerbutton.store"], m)])
 gc.collect()
 after = gc.mem_alloc()
-from dealerbutton import config, startup
+from dealerbutton.store import config, startup
 gc.collect()
 print("weight", gc.mem_alloc() - after)
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from dealerbutton.clock.schedule import Clock
-from dealerbutton.config import check_tournament
+from dealerbutton.store.config import check_tournament
 from dealerbutton_host.device import clockview
 from dealerbutton_host.device.client import DeviceError, Reply
 from dealerbutton_host.device.emulator import PtyDevice
@@ -254,7 +254,7 @@ FAKE_DEVICE = textwrap.dedent("""
     import os, select, sys, time
     sys.path.insert(0, %(firmware)r)
     from dealerbutton.clock.schedule import Clock
-    from dealerbutton.config import check_tournament
+    from dealerbutton.store.config import check_tournament
     from dealerbutton.ticks import TICKS_MAX
     SCHEDULE = %(schedule)r
     mode = sys.argv[1]

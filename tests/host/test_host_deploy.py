@@ -78,7 +78,7 @@ def run_deploy(*args, env=None):
 
 def import_check(target):
     """The deployed .mpy files import under a fresh micropython and deal a hand."""
-    code = ("import dealerbutton.rules as r, dealerbutton.app, dealerbutton.config as c\n"
+    code = ("import dealerbutton.rules as r, dealerbutton.app, dealerbutton.store.config as c\n"
             "print(r.__file__)\n"
             "t = r.Table(seats=4); t.sit(1); t.sit(2); t.sit(3)\n"
             "h = t.deal(button=1); print(h.button, h.sb, h.bb)\n"
@@ -292,7 +292,7 @@ def test_a_network_block_sends_net_and_installs_umqtt_with_mip(wifi_board, tmp_p
     assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 3) in out
     assert (target / "dealerbutton" / "net.mpy").exists()
     # the deployed board: its config (with the block) is valid there, umqtt imports from /lib
-    code = ("import dealerbutton.config as c\nfrom umqtt import simple\n"
+    code = ("import dealerbutton.store.config as c\nfrom umqtt import simple\n"
             "print(c.load_text(open(%r).read())[1], simple.MQTTClient.__name__)"
             % str(target / "config.json"))
     proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
@@ -315,7 +315,7 @@ def test_a_network_block_sends_net_and_installs_umqtt_with_mip(wifi_board, tmp_p
     assert "removed %s" % (target / "dealerbutton" / "net.mpy") in out
     assert "umqtt" not in out
     config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
-    code = "import dealerbutton.config as c\nprint(c.load_text(open(%r).read())[1][0])" % (
+    code = "import dealerbutton.store.config as c\nprint(c.load_text(open(%r).read())[1][0])" % (
         str(config))
     proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, MICROPYPATH=str(target)), timeout=30, cwd="/")

@@ -1,8 +1,8 @@
 """A test rig for the device app: the real App, rules, ring and buttons, with fake pins, a
 fake clock, a CaptureStrip and a fake flash (used by test_app and test_protocol)."""
-from dealerbutton import config, store
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
+from dealerbutton.store import config, filestore
 from fake_flash import FakeFlash
 
 
@@ -25,7 +25,7 @@ class Rig:
         self.pins = [FakePin() for _ in range(self.seats + 1)]
         self.out = []
         self.fs = fs if fs is not None else FakeFlash()
-        self.store = store.Store(self.fs)
+        self.store = filestore.Store(self.fs)
         self.strip = CaptureStrip(cfg["leds"])
         self.now = now
         self.draws = []

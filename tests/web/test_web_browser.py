@@ -13,9 +13,9 @@ from pathlib import Path
 
 import page_text
 import pytest
-from dealerbutton import config as fwconfig
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
+from dealerbutton.store import config as fwconfig
 from dealerbutton_host.device.view import shown
 from dealerbutton_host.web import server as web
 

@@ -48,11 +48,11 @@ class Clock:
 
     def __init__(self, tournament, now_ms=0):
         self.ante_kind = tournament.get("ante_kind", "each")
-        # The schedule as config.py checked it: a level {"sb", "bb", "ante", "minutes"},
+        # The schedule as store/config.py checked it: a level {"sb", "bb", "ante", "minutes"},
         # a break {"break": minutes}. Not copied: the config keeps it anyway.
         self.schedule = tournament["levels"]
         n = len(self.schedule)
-        # Per entry (at most 100, config.py): the number and the index of the level in force.
+        # Per entry (at most 100, store/config.py): the number and the index of the level in force.
         self.numbers = bytearray(n)
         self.in_force = bytearray(n)
         level = 0

@@ -102,7 +102,7 @@ class Ring:
     # -- configuration (not on the frame path) --------------------------------------
     def set_palette(self, palette=None):
         """The default palette, overridden per role by a dict of role -> "RRGGBB" (config.json's
-        "palette", which config.py has checked); a bad one raises ValueError."""
+        "palette", which store/config.py has checked); a bad one raises ValueError."""
         self._canvas.set_palette(palette)
         self._steady.forget()
 

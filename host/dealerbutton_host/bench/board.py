@@ -89,7 +89,7 @@ class Setup:
         self.frame_row = frame_row  # the frame time's row in the table, or None
 
     def config(self) -> Dict[str, Any]:
-        from dealerbutton import config
+        from dealerbutton.store import config
 
         d = dict(self.fields)
         cfg, errors = config.validate(d)

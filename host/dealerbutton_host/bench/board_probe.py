@@ -9,8 +9,9 @@ import json
 import time
 from array import array
 
-from dealerbutton import protocol, store
+from dealerbutton import protocol
 from dealerbutton.app import App
+from dealerbutton.store import filestore
 
 try:
     from dealerbutton import board
@@ -49,7 +50,10 @@ if hasattr(board, "pin_bank"):
     bank = board.pin_bank(cfg, pins)
 else:
     bank = board.Bank(pins) if hasattr(board, "Bank") else None
-saved = board.make_store() if hasattr(board, "FlashStore") else store.Store(store.OsFs("/"))
+if hasattr(board, "FlashStore"):
+    saved = board.make_store()
+else:
+    saved = filestore.Store(filestore.OsFs("/"))
 app = App(cfg, board.make_strip(cfg), pins, quiet, saved,
           now_ms=ms(), bank=bank)
 app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)

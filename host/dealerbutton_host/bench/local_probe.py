@@ -50,9 +50,9 @@ IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons.butt
                 "dealerbutton.ring.palette", "dealerbutton.ring.canvas", "dealerbutton.ring.seatlook",
                 "dealerbutton.ring.steady", "dealerbutton.ring.overlays", "dealerbutton.ring",
                 "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
-                "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
-                "dealerbutton.buttons.panel", "dealerbutton.startup", "dealerbutton.protocol",
-                "dealerbutton.store", "dealerbutton.app", "dealerbutton.board")
+                "dealerbutton.store.config", "dealerbutton.stats", "dealerbutton.history",
+                "dealerbutton.buttons.panel", "dealerbutton.store.startup", "dealerbutton.protocol",
+                "dealerbutton.store.filestore", "dealerbutton.app", "dealerbutton.board")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
 FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
@@ -147,7 +147,7 @@ def install_board_stand_ins():
 
 
 class MemFlash:
-    """A flash for store.Store. keep=False keeps only each file's size, so the app's saves
+    """A flash for filestore.Store. keep=False keeps only each file's size, so the app's saves
     leave nothing on the heap (on the board the file is in flash, not in RAM)."""
 
     def __init__(self, keep=True):
@@ -536,10 +536,10 @@ def bench_gc(collects, pool, out):
 
 
 def bench_state(out):
-    """The saved state file of a full 12-seat table with debts and history, as store.Store
+    """The saved state file of a full 12-seat table with debts and history, as filestore.Store
     writes it, read back and checked; and the same file with every number at its widest."""
-    from dealerbutton import store
     from dealerbutton.rules import Table
+    from dealerbutton.store import filestore
     progress("saved state size")
     rng = Rng(99)
     t = Table(SEATS, "dead", (10, 20))
@@ -587,11 +587,11 @@ def bench_state(out):
         if live or dead:
             debts += 1
     fs = MemFlash(keep=True)
-    st = store.Store(fs)
+    st = filestore.Store(fs)
     st.seq = events - 1
     size = st.save(t.to_dict())
-    data = fs.files[store.NAME]
-    d, seq, problem = store.parse(data)
+    data = fs.files[filestore.NAME]
+    d, seq, problem = filestore.parse(data)
     ok = problem is None and seq == events and d is not None
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
@@ -615,15 +615,15 @@ def bench_state(out):
     d["posts"] = [{"seat": s, "live": ["half_kill", "bb", "button_blind"],
                    "dead": ["sb", "sb", "ante", "button_blind"]} for s in range(1, SEATS + 1)]
     head, payload = st.encode(d, 9999999)
-    worst = len(head) + len(payload) + 1 - len("%d" % store.checksum(store.FORMAT, 9999999, payload))
+    worst = len(head) + len(payload) + 1 - len("%d" % filestore.checksum(filestore.FORMAT, 9999999, payload))
     worst += 10  # the CRC at its widest, 10 digits
     out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
                     "players_owing": debts, "round_trip": ok, "seq": seq}
 
 
 def checked_config(d):
-    """config.validate(d) as the board's power-up does it (config.py stays loaded)."""
-    from dealerbutton import config
+    """config.validate(d) as the board's power-up does it (store/config.py stays loaded)."""
+    from dealerbutton.store import config
     return config.validate(d)
 
 
@@ -634,11 +634,12 @@ def make_app(cls, now_ms=1000, extra=None):
     d = {"seats": SEATS, "leds": LEDS}
     d.update(extra or {})
     cfg, errors = checked_config(d)
-    from dealerbutton import board, store
+    from dealerbutton import board
+    from dealerbutton.store import filestore
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     pins = board.seat_pins(cfg)   # read as on the rp2 port: one register read
-    app = cls(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
+    app = cls(cfg, board.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
               now_ms=now_ms, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in range(1, SEATS + 1):
         app.command_event("sit", s, None)
@@ -649,15 +650,16 @@ def make_app(cls, now_ms=1000, extra=None):
 def default_app(fields=None):
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
     what a home game runs. fields: more of config.json (a tournament)."""
-    from dealerbutton import board, store
+    from dealerbutton import board
     from dealerbutton.app import App
+    from dealerbutton.store import filestore
 
     gc.collect()
     cfg, errors = checked_config(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
     pins = board.seat_pins(cfg)
-    app = App(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
+    app = App(cfg, board.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
               now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
         app.command_event("sit", s, None)

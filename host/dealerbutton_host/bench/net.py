@@ -31,7 +31,7 @@ import gc, json, time
 from dealerbutton import net
 from dealerbutton.app import App
 from dealerbutton.capture import CaptureStrip
-from dealerbutton.config import validate
+from dealerbutton.store.config import validate
 
 class Pin:
     def value(self):

@@ -38,7 +38,7 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package (paths in it) that never run on a MicroPython board: the
 # emulated board and its capture strip (host only), and the CircuitPython strip, board and
 # drive store.
-HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py", "drivestore.py")
+HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py", "store/drivestore.py")
 # Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block.
 NETWORK_ONLY = ("net.py",)
 MIP_INDEX_ENV = "DEALERBUTTON_MIP_INDEX"  # where mip takes umqtt.simple from, if set
@@ -91,7 +91,7 @@ def has_network(config_bytes: bytes) -> bool:
 
 def check_config(path: Path) -> bytes:
     """The config file's bytes, after the same validation the board runs."""
-    from dealerbutton import config as device_config
+    from dealerbutton.store import config as device_config
 
     try:
         data = path.read_bytes()

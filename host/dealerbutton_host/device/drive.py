@@ -7,7 +7,7 @@ the old one: the dealerbutton/ package (as .py: CircuitPython 10 refuses MicroPy
 .mpy files, "MicroPython .mpy file; use CircuitPython mpy-cross", and its own mpy-cross is
 not on PyPI), lib/neopixel.py from the installed adafruit-circuitpython-neopixel package,
 config.json, boot.py, and code.py last (CircuitPython restarts code.py by itself once the
-copying settles). The files the board saves the table in (drivestore.py: state/table-a.json
+copying settles). The files the board saves the table in (store/drivestore.py: state/table-a.json
 and table-b.json, the table's two copies, and state/aside-1.json to aside-3.json, for tables
 kept aside when config.json changes the table) are made here, blank, at their full size:
 the board only ever rewrites blocks inside them, never the FAT or a folder. Each is made
@@ -81,7 +81,7 @@ def state_copies(drive: Path) -> List[Path]:
     """The files the board saves the table in (drivestore.FILES) that the drive lacks or has
     at another size: made blank by deploy, each written in one piece so that it lies in one
     piece on the drive."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     folder = drive / drivestore.FOLDER
     todo = []
@@ -97,14 +97,14 @@ def state_copies(drive: Path) -> List[Path]:
 
 
 def state_role(path: Path) -> str:
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     return ("a copy of the saved table" if path.name in drivestore.COPIES
             else "a slot for a table kept aside")
 
 
 def make_copy(drive: Path, path: Path) -> None:
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     try:
         path.parent.mkdir(exist_ok=True)
@@ -194,7 +194,7 @@ def config_action(drive: Path, config: Item, named: bool, dry_run: bool,
         return None
     if named:
         return "changed"
-    from dealerbutton import config as device_config
+    from dealerbutton.store import config as device_config
 
     try:
         _, problems = device_config.load_text(have.decode("utf-8"), CONFIG)

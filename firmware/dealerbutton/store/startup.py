@@ -3,7 +3,7 @@ one, and a tournament's clock. A sound table that does not fit is never thrown a
 kept aside under a name of its own configuration (aside_name: beside the state file on
 MicroPython, in a slot on CircuitPython's drive), and the one kept aside for this
 configuration comes back in its place. Reading and writing the files is the store's
-(store.py, drivestore.py)."""
+(filestore.py, drivestore.py)."""
 
 from dealerbutton.rules import Table
 
@@ -141,7 +141,7 @@ def restore(app):
 def take_back(app):
     """The table kept aside for the App's configuration made the saved one again: (table,
     "state restored ..."), (None, why it is unusable: it stays where it is), or (None, "")
-    when there is none. It is checked before the store brings it back (store.py: one
+    when there is none. It is checked before the store brings it back (filestore.py: one
     rename; drivestore.py: written into the older copy)."""
     st = app.store
     c = app.cfg

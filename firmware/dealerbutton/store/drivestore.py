@@ -9,7 +9,7 @@ or closes a file: `dealerbutton deploy --drive` (the computer) makes every file 
 will ever write, each SIZE bytes of spaces, and the board rewrites whole 512-byte blocks
 inside them:
 
-    state/table-a.json    the table (store.py's form) START bytes in, spaces around it
+    state/table-a.json    the table (filestore.py's form) START bytes in, spaces around it
     state/table-b.json    the same: a save goes to the copy that does not hold the newest
     state/aside-1.json    a table kept aside for another configuration: a line with its
     state/aside-2.json      name (startup.aside_name), then the table as in a copy
@@ -28,14 +28,14 @@ A drive without these files, or with one of another size (a copy cut short while
 made, a file copied by hand), is reported at power-up (check()) and never written: the
 board says which file and the one command that makes them again."""
 
-from dealerbutton import store
+from dealerbutton.store import filestore
 
 FOLDER = "state"
 COPIES = ("table-a.json", "table-b.json")
 SLOTS = ("aside-1.json", "aside-2.json", "aside-3.json")
 FILES = COPIES + SLOTS
 START = 4096              # where the table starts in its file
-SIZE = 12288              # each file's size: START, then store.READ_LIMIT, then 4 KiB
+SIZE = 12288              # each file's size: START, then filestore.READ_LIMIT, then 4 KiB
 BLOCK = 512               # the drive's block: only whole blocks are written
 NAME_LIMIT = 80           # a slot's first line: the name of the table kept there
 RECOVERY = ("make them again (the tables in the others are kept): dealerbutton deploy "
@@ -43,7 +43,7 @@ RECOVERY = ("make them again (the tables in the others are kept): dealerbutton d
             "board in if the computer cannot write to it)")
 
 
-class ReadOnlyFs(store.OsFs):
+class ReadOnlyFs(filestore.OsFs):
     """A folder read as it is: the legacy store's rename and remove (finishing or dropping
     an interrupted save of earlier firmware) would write the folder, so they do nothing."""
 
@@ -54,20 +54,20 @@ class ReadOnlyFs(store.OsFs):
         raise OSError("not on the drive")
 
 
-class DriveStore(store.Store):
-    """store.Store's save(), load(), read(), keep_aside() and take_back() on the files
+class DriveStore(filestore.Store):
+    """filestore.Store's save(), load(), read(), keep_aside() and take_back() on the files
     deploy made in `root`/state/ (FILES: two copies, then the slots). `legacy` reads the
     state.json of earlier firmware."""
 
     def __init__(self, root="/"):
         root = root.rstrip("/")
-        store.Store.__init__(self, store.OsFs(root + "/" + FOLDER), COPIES[0])
-        self.legacy = store.Store(ReadOnlyFs(root or "/"))
+        filestore.Store.__init__(self, filestore.OsFs(root + "/" + FOLDER), COPIES[0])
+        self.legacy = filestore.Store(ReadOnlyFs(root or "/"))
         self.files = [None] * len(FILES)   # each file, open for writing once written to
         self.seqs = [0, 0]                 # the save each copy holds (0: none intact)
         self.block_buf = bytearray(2 * BLOCK)   # a table's blocks, as written (grows)
         self.blank = b" " * BLOCK          # a block of spaces: over what a table left
-        n = store.READ_LIMIT // BLOCK
+        n = filestore.READ_LIMIT // BLOCK
         self.blocks = [n] * len(FILES)     # blocks its table may fill (read: fewer)
         self.readonly = False              # the drive is not the board's: nothing written
         self.damage = None                 # what check() found wrong (then nothing written)
@@ -117,11 +117,11 @@ class DriveStore(store.Store):
     def _put(self, at, seq, payload):
         """The table file of payload (a table's JSON, and its clock) at save seq into
         block_buf[at:]; self.size is then where it ends."""
-        head = store._head(seq, payload)
+        head = filestore._head(seq, payload)
         size = len(head) + len(payload) + 1
-        if size > store.READ_LIMIT:
+        if size > filestore.READ_LIMIT:
             raise OSError("the table is too big to save (%d bytes, at most %d)"
-                          % (size, store.READ_LIMIT))
+                          % (size, filestore.READ_LIMIT))
         size += at
         if size > len(self.block_buf):
             old = self.block_buf
@@ -167,7 +167,7 @@ class DriveStore(store.Store):
         f = self.fs.open(FILES[k], "rb")
         try:
             f.seek(START)
-            data = f.read(store.READ_LIMIT)
+            data = f.read(filestore.READ_LIMIT)
         finally:
             f.close()
         end = len(data)
@@ -185,8 +185,8 @@ class DriveStore(store.Store):
             return None, 0, "unreadable (%s)" % exc
         if not data:
             return None, 0, "missing"
-        table, seq, problem = store.parse(data)
-        self.read_clock = store._clock_of(data) if problem is None else None
+        table, seq, problem = filestore.parse(data)
+        self.read_clock = filestore._clock_of(data) if problem is None else None
         return table, seq, problem
 
     def read_slot(self, k):
@@ -275,16 +275,16 @@ class DriveStore(store.Store):
         for k in range(2, len(FILES)):
             got, data = self.read_slot(k)
             if got == name:
-                table, seq, problem = store.parse(data)
-                self.read_clock = store._clock_of(data) if problem is None else None
+                table, seq, problem = filestore.parse(data)
+                self.read_clock = filestore._clock_of(data) if problem is None else None
                 if problem is None:
                     self.aside_data = data
                 return table, seq, problem
-        table, seq, problem = store.Store.read(self, name)
+        table, seq, problem = filestore.Store.read(self, name)
         if problem is None:
             f = self.fs.open(name, "rb")
             try:
-                self.aside_data = f.read(store.READ_LIMIT)
+                self.aside_data = f.read(filestore.READ_LIMIT)
             finally:
                 f.close()
         return table, seq, problem
@@ -297,9 +297,9 @@ class DriveStore(store.Store):
         newest = 1 - self._older()
         data = self.file_bytes(newest)
         want = name.encode() + b"\n" + data
-        if len(want) > store.READ_LIMIT:
+        if len(want) > filestore.READ_LIMIT:
             raise OSError("the table is too big to keep aside (%d bytes, at most %d)"
-                          % (len(want), store.READ_LIMIT))
+                          % (len(want), filestore.READ_LIMIT))
         pick = -1
         free = -1
         note = ""
@@ -314,7 +314,7 @@ class DriveStore(store.Store):
                 if free < 0:
                     free = k
                 continue
-            _, seq, problem = store.parse(held)
+            _, seq, problem = filestore.parse(held)
             seq = seq if problem is None else 0
             if old_k < 0 or seq < old_seq:
                 old_k, old_seq, old_name = k, seq, got

@@ -23,7 +23,7 @@ import json
 
 from dealerbutton.ring import ROLES, is_colour
 from dealerbutton.rules.words import ANTE_KINDS, MAKEUPS, MAX_CHIPS, RULE_SETS
-from dealerbutton.strictjson import json_error
+from dealerbutton.store.strictjson import json_error
 from dealerbutton.values import is_int, show
 
 DIRECTIONS = ("cw", "ccw")
@@ -247,7 +247,7 @@ def _check_network(errors, v, cfg):
     """config.json's optional "network" block (a Pico W on an MQTT broker), run by net.py,
     which is on the board only when deploy saw the block. Never printed by the `config`
     command (it holds passwords)."""
-    if not _beside("net"):
+    if not _in_package("net"):
         errors.append("network: this board's firmware has no net module: deploy again "
                       "with this config.json")
         return
@@ -257,11 +257,13 @@ def _check_network(errors, v, cfg):
         cfg["network"] = v
 
 
-def _beside(name):
-    """Whether module `name` is beside this one (.mpy or .py), without loading it: a Pico
-    without Wi-Fi never loads net.py."""
+def _in_package(name):
+    """Whether the dealerbutton package has module `name` (.mpy or .py) in its own folder,
+    without loading it: a Pico without Wi-Fi never loads net.py."""
     import os
-    folder = __file__.rsplit("/", 1)[0]
+
+    import dealerbutton
+    folder = dealerbutton.__file__.rsplit("/", 1)[0]
     for ext in (".mpy", ".py"):
         try:
             os.stat(folder + "/" + name + ext)
