@@ -1,11 +1,11 @@
 """The device application: table, ring, buttons, saved state and serial protocol tied together.
 
 Hardware comes in as small objects (pins with value(), a strip with show(buf)), time as
-now_ms, host bytes through feed(), replies and events out through write(line); board.py
-and unix.py supply the real or emulated pieces. What the buttons mean is presses.py's; the
-tournament clock's side of the table is clock/table.py's.
+now_ms, host bytes through feed(), replies and events out through write(line); the board's
+shells (board/) supply the real or emulated pieces. What the buttons mean is
+buttons/presses.py's; the tournament clock's side of the table is clock/table.py's.
 
-A table event changes the table (rules.py), then the ring shows it, its events go out
+A table event changes the table (rules/), then the ring shows it, its events go out
 (`* seat N status`, `* hand ...`) and the table is saved. A host's command does all of that
 before its reply (AT_ONCE). A press (AFTER_FLASH) is answered by its flash first: the frame
 with the flash goes out, then what the flash covers changes under it, the events are

@@ -1,10 +1,11 @@
 """The board's own figures (the `stats` command) and when the collector runs.
 
-The loop that drives the App (board.py, unix.py, board_cp.py) times each of its turns with
-Stats.start() and Stats.turn(): the whole turn, from reading the host's bytes to the
-collector, so that what the board reports is its real load. Durations go into histograms
-made once at start, so recording one allocates nothing and the figures cover the whole time
-since boot in fixed memory; `load` is the busy share of the last LOAD_WINDOW_MS.
+The loop that drives the App (board/pico.py, board/circuitpython.py, board/unix.py) times
+each of its turns with Stats.start() and Stats.turn(): the whole turn, from reading the
+host's bytes to the collector, so that what the board reports is its real load. Durations
+go into histograms made once at start, so recording one allocates nothing and the figures
+cover the whole time since boot in fixed memory; `load` is the busy share of the last
+LOAD_WINDOW_MS.
 
 The collector runs right after a turn that drew a frame (the next one is 25 ms away), at
 most every COLLECT_EVERY_MS but at once after a save, and only when the app did something

@@ -86,8 +86,9 @@ def test_deploy_writes_the_drive_and_the_board_runs_boot_py_and_code_py(kit, cp,
     drive = cp.tmp / "CIRCUITPY"
     names = sorted(str(p.relative_to(drive)) for p in drive.rglob("*") if p.is_file())
     assert names[:4] == ["boot.py", "code.py", "config.json", "dealerbutton/__init__.py"]
-    assert "lib/neopixel.py" in names and "dealerbutton/board_cp.py" in names
-    assert "dealerbutton/board.py" not in names and "dealerbutton/ring/fastloops.py" not in names
+    assert "lib/neopixel.py" in names and "dealerbutton/board/circuitpython.py" in names
+    assert "dealerbutton/board/pico.py" not in names
+    assert "dealerbutton/ring/fastloops.py" not in names
     assert cp.figures["deploy_again_s"] >= 0
     # code.py runs the app: it answers on the serial console.
     assert cp.client.send("ping", end=b"\r").line == "ok pong"

@@ -1,8 +1,9 @@
-"""The CircuitPython board (firmware/dealerbutton/board_cp.py, firmware/circuitpython/code.py
-and boot.py) on CPython: small fakes of CircuitPython's board, digitalio, microcontroller,
-supervisor, storage, watchdog and neopixel_write modules, with the real
-adafruit-circuitpython-neopixel and adafruit_pixelbuf code between the app and the captured
-neopixel_write. Each "boot" imports board_cp afresh on a new set of fakes."""
+"""The CircuitPython board (firmware/dealerbutton/board/circuitpython.py,
+firmware/circuitpython/code.py and boot.py) on CPython: small fakes of CircuitPython's board,
+digitalio, microcontroller, supervisor, storage, watchdog and neopixel_write modules, with the
+real adafruit-circuitpython-neopixel and adafruit_pixelbuf code between the app and the
+captured neopixel_write. Each "boot" imports board/circuitpython.py (board_cp here) afresh on
+a new set of fakes."""
 
 import json
 import runpy
@@ -20,7 +21,7 @@ BOOT_PY = FIRMWARE / "circuitpython" / "boot.py"
 FAKED = ("board", "digitalio", "microcontroller", "microcontroller.pin", "supervisor",
          "storage", "watchdog", "neopixel_write")
 REAL = ("neopixel", "adafruit_pixelbuf")
-OURS = ("dealerbutton.board_cp",)
+OURS = ("dealerbutton.board.circuitpython",)
 CP_PERIOD = 1 << 29          # supervisor.ticks_ms() wraps here
 
 
@@ -238,12 +239,12 @@ class Stdin:
 def power(tmp_path, monkeypatch):
     """power(**rig options) -> (rig, board_cp): a fresh power-up on new fakes, its state
     and config in tmp_path. Everything put into sys.modules is taken out afterwards."""
-    import dealerbutton
+    import dealerbutton.board as shells
 
     write_config(tmp_path, {})
     deployed_files(tmp_path)
     saved = {k: v for k, v in sys.modules.items() if _touched(k)}
-    saved_attr = getattr(dealerbutton, "board_cp", None)
+    saved_attr = getattr(shells, "circuitpython", None)
     monkeypatch.setattr(sys, "path", [p for p in sys.path
                                       if not p.rstrip("/").endswith("support/fakes")])
 
@@ -252,7 +253,7 @@ def power(tmp_path, monkeypatch):
         for k in [k for k in sys.modules if _touched(k)]:
             del sys.modules[k]
         sys.modules.update(rig.modules)
-        import dealerbutton.board_cp as board_cp
+        import dealerbutton.board.circuitpython as board_cp
         import neopixel
         assert neopixel.__file__.endswith("site-packages/neopixel.py"), neopixel.__file__
         board_cp.CONFIG_PATH = str(tmp_path / "config.json")
@@ -268,10 +269,10 @@ def power(tmp_path, monkeypatch):
             del sys.modules[k]
         sys.modules.update(saved)
         if saved_attr is None:
-            if hasattr(dealerbutton, "board_cp"):
-                del dealerbutton.board_cp
+            if hasattr(shells, "circuitpython"):
+                del shells.circuitpython
         else:
-            dealerbutton.board_cp = saved_attr
+            shells.circuitpython = saved_attr
 
 
 MADE = "no saved state: clean start"

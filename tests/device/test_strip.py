@@ -3,10 +3,10 @@ no allocation; the capturing strip (CPython and MicroPython)."""
 import sys
 
 import two_runtimes
-from dealerbutton import strip as strip_mod
-from dealerbutton.capture import CaptureStrip, hex_colours
+from dealerbutton.board import strip as strip_mod
+from dealerbutton.board.capture import CaptureStrip, hex_colours
+from dealerbutton.board.strip import NeoPixelStrip
 from dealerbutton.ring import ACTIVE, Ring
-from dealerbutton.strip import NeoPixelStrip
 
 
 class MicroPythonNeoPixel:

@@ -180,10 +180,10 @@ def test_the_flat_package_of_earlier_firmware_goes_when_the_packages_come(board,
 
 
 APP = """
-from dealerbutton import board
-board.CONFIG_PATH = %r
-board.STATE_DIR = %r
-board.run()
+from dealerbutton.board import pico
+pico.CONFIG_PATH = %r
+pico.STATE_DIR = %r
+pico.run()
 """
 
 

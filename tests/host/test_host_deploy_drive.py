@@ -58,7 +58,8 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     copied = [line.split(" -> ")[1].split(" (")[0] for line in lines if "] copied " in line]
     assert copied[-3:] == [str(d / "config.json"), str(d / "boot.py"), str(d / "code.py")]
     assert package_files(d / "dealerbutton") == OURS
-    assert "board.py" not in OURS and "ring/fastloops.py" not in OURS and "board_cp.py" in OURS
+    assert "board/pico.py" not in OURS and "ring/fastloops.py" not in OURS
+    assert "board/circuitpython.py" in OURS
     for name in ("code.py", "boot.py"):
         assert (d / name).read_bytes() == (FIRMWARE / "circuitpython" / name).read_bytes()
     assert (d / "config.json").read_bytes() == (FIRMWARE / "config.json").read_bytes()

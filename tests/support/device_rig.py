@@ -1,7 +1,7 @@
 """A test rig for the device app: the real App, rules, ring and buttons, with fake pins, a
 fake clock, a CaptureStrip and a fake flash (used by test_app and test_protocol)."""
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
 from dealerbutton.store import config, filestore
 from fake_flash import FakeFlash
 

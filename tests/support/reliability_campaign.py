@@ -3,7 +3,7 @@ CPython and the MicroPython unix port alike: a deterministic random source (the 
 runtimes), the real App on fake pins with a fake wrapping clock, and random table sessions.
 """
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
 from dealerbutton.store import config, filestore
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 

@@ -13,7 +13,7 @@ from dealerbutton_host.web import server as web
 
 FIRMWARE = Path(web.__file__).resolve().parents[3] / "firmware" / "dealerbutton"
 # The modules that drive real hardware, which the page leaves out (it has its own board).
-HARDWARE = ("board.py", "board_cp.py", "strip_cp.py")
+HARDWARE = ("board/pico.py", "board/circuitpython.py", "board/strip_cp.py")
 
 
 def need_runtime():

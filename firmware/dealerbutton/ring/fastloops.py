@@ -1,7 +1,7 @@
 """The frame's long loops as MicroPython viper code (machine code, much faster on the
 board than bytecode): scaling a frame to the current budget, a palette
 colour at a level and brightness, and painting a run of LEDs (canvas.py), reordering a frame
-into the strip's colour order (strip.py). The same loops in plain Python are
+into the strip's colour order (board/strip.py). The same loops in plain Python are
 plainloops.py's, used wherever this module cannot load: CPython, a port without viper
 (CircuitPython, the browser's), or .mpy files made for another CPU. The tests run both on
 MicroPython and compare them.

@@ -157,8 +157,8 @@ class DriveStore(filestore.Store):
         self.sync()
 
     def sync(self):
-        """The blocks written to the flash now: board_cp's (CircuitPython holds the last
-        4 KiB written in RAM for up to a second)."""
+        """The blocks written to the flash now: board/circuitpython.py's (CircuitPython holds
+        the last 4 KiB written in RAM for up to a second)."""
 
     # ---- reading -------------------------------------------------------------------------
 

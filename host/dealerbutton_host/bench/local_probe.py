@@ -45,14 +45,14 @@ else:
 SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board.py, each module after the ones it imports.
+# What main.py brings in through board/pico.py, each module after the ones it imports.
 IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons.button",
                 "dealerbutton.ring.palette", "dealerbutton.ring.canvas", "dealerbutton.ring.seatlook",
                 "dealerbutton.ring.steady", "dealerbutton.ring.overlays", "dealerbutton.ring",
-                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
+                "dealerbutton.board.strip", "dealerbutton.rules", "dealerbutton.values",
                 "dealerbutton.store.config", "dealerbutton.stats", "dealerbutton.history",
                 "dealerbutton.buttons.panel", "dealerbutton.store.startup", "dealerbutton.protocol",
-                "dealerbutton.store.filestore", "dealerbutton.app", "dealerbutton.board")
+                "dealerbutton.store.filestore", "dealerbutton.app", "dealerbutton.board.pico")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
 FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
@@ -628,19 +628,19 @@ def checked_config(d):
 
 
 def make_app(cls, now_ms=1000, extra=None):
-    """The App as board.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
+    """The App as pico.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
     app's saves going to a flash that keeps only the size; 12 players sit, the first hand.
     extra: more config.json blocks ("tournament", "network")."""
     d = {"seats": SEATS, "leds": LEDS}
     d.update(extra or {})
     cfg, errors = checked_config(d)
-    from dealerbutton import board
+    from dealerbutton.board import pico
     from dealerbutton.store import filestore
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    pins = board.seat_pins(cfg)   # read as on the rp2 port: one register read
-    app = cls(cfg, board.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
-              now_ms=now_ms, bank=board.pin_bank(cfg, pins, _MEM32))
+    pins = pico.seat_pins(cfg)   # read as on the rp2 port: one register read
+    app = cls(cfg, pico.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
+              now_ms=now_ms, bank=pico.pin_bank(cfg, pins, _MEM32))
     for s in range(1, SEATS + 1):
         app.command_event("sit", s, None)
     app.command_event("deal", 1, None)
@@ -650,17 +650,17 @@ def make_app(cls, now_ms=1000, extra=None):
 def default_app(fields=None):
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
     what a home game runs. fields: more of config.json (a tournament)."""
-    from dealerbutton import board
     from dealerbutton.app import App
+    from dealerbutton.board import pico
     from dealerbutton.store import filestore
 
     gc.collect()
     cfg, errors = checked_config(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    pins = board.seat_pins(cfg)
-    app = App(cfg, board.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
-              now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
+    pins = pico.seat_pins(cfg)
+    app = App(cfg, pico.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
+              now_ms=1000, bank=pico.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
         app.command_event("sit", s, None)
     app.command_event("deal", 1, None)
@@ -738,8 +738,8 @@ def bench_clock_frames(frames, pool, out):
 
 
 def bench_heap(out):
-    """Heap in use: importing the whole application (board.py and all it imports, as main.py
-    does), then the App of board.run() with 12 seats, a 60-LED ring, 12 players and the first
+    """Heap in use: importing the whole application (board/pico.py and all it imports, as main.py
+    does), then the App of pico.run() with 12 seats, a 60-LED ring, 12 players and the first
     hand; then after 200 hands of play (the undo history full)."""
     gc.collect()
     base = mem_alloc()
@@ -797,7 +797,7 @@ def wifi_down():
 def heap_variant(base, extra):
     """Heap in use (from base) with the App of a config with the extra blocks, built after
     the first one is gone (the modules it loaded stay, as on the board); with a "network"
-    block, the Net board.start adds (net.py; umqtt.simple and the Wi-Fi driver not
+    block, the Net pico.start adds (net.py; umqtt.simple and the Wi-Fi driver not
     counted). None when this firmware refuses the block."""
     from dealerbutton.app import App
     try:

@@ -30,7 +30,7 @@ SCRIPT = r"""
 import gc, json, time
 from dealerbutton import net
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
 from dealerbutton.store.config import validate
 
 class Pin:

@@ -38,7 +38,8 @@ MARCH = "armv6m"  # the RP2040's Cortex-M0+
 # Modules of the firmware package (paths in it) that never run on a MicroPython board: the
 # emulated board and its capture strip (host only), and the CircuitPython strip, board and
 # drive store.
-HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py", "store/drivestore.py")
+HOST_ONLY = ("board/unix.py", "board/capture.py", "board/strip_cp.py", "board/circuitpython.py",
+             "store/drivestore.py")
 # Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block.
 NETWORK_ONLY = ("net.py",)
 MIP_INDEX_ENV = "DEALERBUTTON_MIP_INDEX"  # where mip takes umqtt.simple from, if set

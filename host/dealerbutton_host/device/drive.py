@@ -32,8 +32,8 @@ from .emulator import firmware_dir, package_dir
 
 # Modules of the firmware package (paths in it) that CircuitPython never imports:
 # MicroPython's board, strips, viper loops and network, the emulator's.
-MICROPYTHON_ONLY = ("board.py", "strip.py", "strip_pio.py", "ring/fastloops.py", "net.py",
-                    "unix.py", "capture.py")
+MICROPYTHON_ONLY = ("board/pico.py", "board/strip.py", "board/strip_pio.py", "ring/fastloops.py",
+                    "net.py", "board/unix.py", "board/capture.py")
 NEOPIXEL = "adafruit-circuitpython-neopixel"
 CONFIG = "config.json"
 

@@ -26,7 +26,7 @@ CHECKOUT = Path(__file__).resolve().parents[3]
 RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # Modules that drive real hardware (the Pico's, CircuitPython's): the page has its own.
-HARDWARE_MODULES = ("board*.py", "strip_cp.py")
+HARDWARE_MODULES = ("board/pico.py", "board/circuitpython.py", "board/strip_cp.py")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",

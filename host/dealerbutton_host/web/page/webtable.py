@@ -20,7 +20,7 @@ import io
 import json
 
 from dealerbutton import app as appmod
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
 from dealerbutton.store import config
 from dealerbutton.store.filestore import Store
 

@@ -1,6 +1,6 @@
 """The real board under CircuitPython: pins, NeoPixel ring, watchdog, USB serial, saved state.
 
-The CircuitPython counterpart of board.py, and the only module that imports board,
+The CircuitPython counterpart of pico.py, and the only module that imports board,
 digitalio, microcontroller, supervisor and storage. run() loads /config.json, then runs the
 App forever: polls the serial console without blocking, ticks the app, feeds the watchdog.
 Ctrl-C stops it and leaves the REPL free (the watchdog is switched off first); any other
@@ -30,8 +30,8 @@ import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
 import dealerbutton
-from dealerbutton import strip_cp
 from dealerbutton.app import App
+from dealerbutton.board import strip_cp
 from dealerbutton.store.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
 

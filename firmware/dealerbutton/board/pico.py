@@ -19,9 +19,9 @@ import machine
 
 import dealerbutton
 from dealerbutton.app import App
+from dealerbutton.board.strip import NeoPixelStrip
 from dealerbutton.buttons.panel import Pins
 from dealerbutton.store import filestore
-from dealerbutton.strip import NeoPixelStrip
 
 CONFIG_PATH = "/config.json"
 STATE_DIR = "/"
@@ -61,7 +61,7 @@ def make_strip(cfg):
     for the bits), elsewhere through MicroPython's neopixel."""
     order = cfg["color_order"]
     if sys.platform == "rp2":
-        from dealerbutton.strip_pio import PioNeoPixel
+        from dealerbutton.board.strip_pio import PioNeoPixel
         np = PioNeoPixel(cfg["pins"]["led"], cfg["leds"], len(order))
     else:
         import neopixel

@@ -1,8 +1,9 @@
 """The emulated board for the host: the device's protocol on stdin/stdout (a pipe or a
 pseudo-terminal), under CPython or the `micropython` command.
 
-    python -m dealerbutton.unix [--state DIR] [--config FILE] [--seats N] [--leds L] [--rules R]
-    MICROPYPATH=firmware micropython -m dealerbutton.unix ...
+    python -m dealerbutton.board.unix [--state DIR] [--config FILE] [--seats N] [--leds L]
+                                      [--rules R]
+    MICROPYPATH=firmware micropython -m dealerbutton.board.unix ...
 
 Nobody presses its buttons by hand: use the `press N` / `hold N` commands. The ring is a
 CaptureStrip (see the `leds` command); the table is saved in DIR/state.json as on the board,
@@ -13,7 +14,7 @@ hands the serial line to the REPL).
 import sys
 
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
 from dealerbutton.rejected import Rejected
 from dealerbutton.store import config, filestore
 

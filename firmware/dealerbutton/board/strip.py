@@ -4,8 +4,8 @@ NeoPixelStrip drives MicroPython's neopixel.NeoPixel. The strip that keeps frame
 tests and the emulator is capture.CaptureStrip; the CircuitPython adapter is in strip_cp.py.
 
 Reordering 60 LEDs into the strip's colour order byte by byte took about 2 ms of the board's
-25 ms frame in bytecode: on MicroPython it runs as viper code (fastloops.py, a few
-microseconds), elsewhere as the same loop in plain Python (plainloops.py).
+25 ms frame in bytecode: on MicroPython it runs as viper code (ring/fastloops.py, a few
+microseconds), elsewhere as the same loop in plain Python (ring/plainloops.py).
 """
 
 
