@@ -154,7 +154,7 @@ class App:
         return protocol.command(self, line)
 
     def press(self, seat, long, when=AT_ONCE):
-        """A press of seat's button (0: the next-hand button), as presses.py maps it."""
+        """A press of seat's button (0: the next-hand button), as buttons/presses.py maps it."""
         return self.presses.press(seat, long, when)
 
     def leds(self):

@@ -151,7 +151,7 @@ def test_deploy_copies_only_what_changed_and_the_files_import(board, tmp_path):
 
 # Modules of the flat package earlier firmware deployed (dealerbutton/*.mpy), that the
 # packages replaced: a .mpy, and a .py copied there by hand beside a package's folder.
-FLAT = ("rules.mpy", "tablestate.mpy", "words.mpy", "rules.py")
+FLAT = ("rules.mpy", "tablestate.mpy", "ring.mpy", "config.mpy", "board.mpy", "ring.py")
 
 
 def test_the_flat_package_of_earlier_firmware_goes_when_the_packages_come(board, tmp_path):

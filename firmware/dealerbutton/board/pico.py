@@ -247,7 +247,7 @@ class Console:
 
 
 def make_store():
-    """The saved table: state.json on the board's littlefs (filestore.py)."""
+    """The saved table: state.json on the board's littlefs (store/filestore.py)."""
     return filestore.Store(filestore.OsFs(STATE_DIR))
 
 

@@ -45,13 +45,13 @@ else:
 SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board/pico.py, each module after the ones it imports.
-IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons.button",
-                "dealerbutton.ring.palette", "dealerbutton.ring.canvas", "dealerbutton.ring.seatlook",
-                "dealerbutton.ring.steady", "dealerbutton.ring.overlays", "dealerbutton.ring",
-                "dealerbutton.board.strip", "dealerbutton.rules", "dealerbutton.values",
-                "dealerbutton.store.config", "dealerbutton.stats", "dealerbutton.history",
-                "dealerbutton.buttons.panel", "dealerbutton.store.startup", "dealerbutton.protocol",
+# What main.py brings in through board/pico.py, each module after the ones it imports (the
+# ring and the rules core each a package whose __init__ loads all of it).
+IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.ring",
+                "dealerbutton.buttons.button", "dealerbutton.board.strip", "dealerbutton.rules",
+                "dealerbutton.values", "dealerbutton.store.config", "dealerbutton.stats",
+                "dealerbutton.history", "dealerbutton.buttons.panel",
+                "dealerbutton.store.startup", "dealerbutton.protocol",
                 "dealerbutton.store.filestore", "dealerbutton.app", "dealerbutton.board.pico")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}

@@ -11,7 +11,7 @@ export const CONFIG_KEY = "dealerbutton.config"; // the config.json text, when e
 const TICK_MS = 5; // the board loop (a frame is due every 25 ms)
 const MIN_HOLD_MS = 100; // the buttons debounce for 50 ms: a shorter click would be lost
 export const LONG_MS = 1000; // a press held this long is a long press
-const CHORD_HOLD_MS = 400; // a seat held this long before another is pressed: a move (chords.py)
+const CHORD_HOLD_MS = 400; // a seat held this long before another is pressed: a move (buttons/chords.py)
 const LONG_HOLD_MS = 1200; // how long a long press from the keyboard holds the button
 export const CLOCK_HOLD_MS = 5000; // the next-hand button held this long: the clock (tournament)
 
