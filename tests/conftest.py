@@ -8,9 +8,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 # The test modules by concern: the rules core, the firmware on a device but the rules, the
-# emulated Pico, the host tools, the browser pages.  The two-runtime modules (they import
-# two_runtimes) are in rules/ and device/.
-CONCERNS = ("rules", "device", "board", "host", "web")
+# emulated Pico, the host tools, the browser pages, the printed parts.  The two-runtime
+# modules (they import two_runtimes) are in rules/ and device/.
+CONCERNS = ("rules", "device", "board", "host", "web", "hardware")
 # tests/support for the shared helpers, and the folder of every concern, since a test module
 # may use another's (tests/host/test_host_clockview.py the firmware clock's tests in
 # tests/device).  The fakes of `machine` and `neopixel` (tests/support/fakes) are put on the

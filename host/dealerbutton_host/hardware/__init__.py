@@ -3,7 +3,7 @@ Pico, with its diffusing top) and the seat button pods, made by code from one ta
 dimensions (dimensions.py) and the project's pin map, with their pictures and bill of
 materials (`dealerbutton hardware build`).
 
-The solids need the `hardware` extra (build123d on OpenCASCADE, trimesh, matplotlib);
+The solids need the `hardware` extra (build123d on OpenCASCADE, trimesh with Embree, matplotlib);
 `missing()` says which of its modules are not installed, before anything is imported."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import importlib.util
 from typing import List
 
 # The extra's modules, as pyproject.toml's `hardware` extra installs them.
-EXTRA_MODULES = ("build123d", "OCP", "trimesh", "rtree", "matplotlib")
+EXTRA_MODULES = ("build123d", "OCP", "trimesh", "embreex", "matplotlib")
 INSTALL = "pip install -e '.[hardware]'"
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
-from .dimensions import PUCK, TableSize
+from .dimensions import POD, PUCK, TableSize
 from .seats import places
 
 # The Pico's 40 pins in order (pin 1 is GP0): what each carries.
@@ -107,6 +107,9 @@ def wiring_rows(pins: Dict, build: Build) -> List[Row]:
         rows.append(Row("cable, %s" % place.name, 1, "2-core, GP%d to the button, the other "
                         "core to GND" % gpio, "GP%d" % gpio, str(pico_pin("GP%d" % gpio)),
                         "%.2f" % place.cable))
+    total = sum(p.cable for p in where)
+    rows.insert(0, Row("2-core cable", round(total, 2), "metres in all, cut into the cables "
+                       "below"))
     short = "%.2f" % 0.15
     rows.append(Row("wire, ring data", 1, "GP%d through the data resistor to DIN"
                     % pins["led"], "GP%d" % pins["led"], str(pico_pin("GP%d" % pins["led"])),
@@ -126,10 +129,10 @@ def bill(root: Path, build: Build, printed: List[Row], cord_mm: float,
                  "%g g: one glued in each pocket under the puck" % PUCK.weight_mass),
              Row("rubber O-ring cord", round(cord_mm / 1000.0 + 0.05, 2),
                  "%g mm nitrile, metres: glued in the groove under the puck" % PUCK.foot_cord),
-             Row("rubber feet", 4 * (build.seats + 1), "self-adhesive, 8 mm: one under each "
-                 "post of the pods")]
-    return printed + bought_rows(root / "hardware" / "README.md", build) + extra + \
-        wiring_rows(pins, build)
+             Row("rubber feet", 4 * (build.seats + 1), "self-adhesive, %g mm: one under each "
+                 "post of the pods" % POD.foot)]
+    return (printed + bought_rows(root / "hardware" / "README.md", build) + extra
+            + wiring_rows(pins, build))
 
 
 def csv_text(rows: List[Row]) -> str:

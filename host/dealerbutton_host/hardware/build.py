@@ -72,16 +72,16 @@ def part_picture(made: Made, path: Path) -> None:
     """A part as it is printed: the pods upside down, the top from higher up (its
     numbers)."""
     name = made.spec.name
-    mesh, colour, elevation = made.mesh, "base", 32.0
+    layer, elevation = render.Layer(made.mesh, render.COLOURS["base"]), 32.0
     if name.startswith("pod-"):
-        mesh, _lift = render.flipped(mesh)
-        colour = "pod"
+        layer = render.Layer(render.flipped(made.mesh)[0], render.COLOURS["pod"])
     elif name.endswith("-top"):
-        colour, elevation = "top", 58.0
+        layer = render.Layer(made.mesh, render.COLOURS["top"], render.engraved(made.mesh),
+                             render.COLOURS["engraved"])
+        elevation = 58.0
     notes = ["%s, %.1f cm3 solid" % (made.size(), made.volume_cm3),
              "print: %s; %s" % (made.spec.material, made.spec.orientation)]
-    render.picture(path, [render.Layer(mesh, render.COLOURS[colour])], made.spec.title, notes,
-                   elevation=elevation)
+    render.picture(path, [layer], made.spec.title, notes, elevation=elevation)
 
 
 def centre_picture(result: Result, ring: str, setup: model.Setup, path: Path) -> None:
@@ -97,7 +97,8 @@ def centre_picture(result: Result, ring: str, setup: model.Setup, path: Path) ->
             layers.append(render.Layer(render.mesh_of(shape), colour))
     aside = top.mesh.copy()
     aside.apply_translation((0.0, -(base.mesh.extents[1] + 20.0), -top.mesh.bounds[0][2]))
-    layers.append(render.Layer(aside, render.COLOURS["top"]))
+    layers.append(render.Layer(aside, render.COLOURS["top"], render.engraved(aside),
+                               render.COLOURS["engraved"]))
     title = "centre unit, %s-LED ring: the parts in place, the top beside" % ring
     notes = ["the ring (its first LED over the L on the floor), the Pico (green), "
              "the capacitor (blue)", "%d seats: a number engraved at the middle of each "

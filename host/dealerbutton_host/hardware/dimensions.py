@@ -33,9 +33,9 @@ class Ring:
 # The two rings of the parts list (hardware/README.md): Adafruit's NeoPixel Ring 24 and a
 # ring of four 15-LED arcs.
 RINGS: Dict[str, Ring] = {
-    "24": Ring(24, outer=65.6, inner=52.3, board=1.6, led=5.0, led_height=1.6, digit=5.0,
+    "24": Ring(24, outer=65.6, inner=52.3, board=1.6, led=5.0, led_height=1.6, digit=6.4,
                label="LED ring"),
-    "60": Ring(60, outer=158.0, inner=145.0, board=1.6, led=5.0, led_height=1.6, digit=8.0,
+    "60": Ring(60, outer=158.0, inner=145.0, board=1.6, led=5.0, led_height=1.6, digit=9.0,
                label="or a bigger ring"),
 }
 
@@ -103,7 +103,7 @@ class Puck:
     """The centre unit's printed base and diffusing top (both rings)."""
 
     wall: float = 2.4              # the side walls
-    corner: float = 8.0            # the Pico bay's outer corners' radius
+    corner: float = 4.0            # the Pico bay's outer corners' radius
     floor: float = 5.6             # the floor, weights' pockets cut into it from below
     cavity: float = 12.0           # from the floor to the ring's underside (the capacitor)
     air: float = 3.0               # from the LEDs' tops to the diffuser (it blends them)
@@ -132,8 +132,9 @@ class Puck:
     foot_cord: float = 3.0         # the rubber foot: 3 mm O-ring cord in a groove
     foot_groove: float = 2.0       # the groove's depth (the cord stands 1 mm proud)
     foot_inset: float = 2.4        # from the outer edge to the groove
-    digit_stroke: float = 1.0
+    digit_stroke: float = 0.8     # the seat numbers' strokes, engraved in the top
     digit_depth: float = 0.6
+    digit_apart: float = 1.6       # at least this much between two numbers
     key: float = 1.0               # the first LED's mark on the floor: how high it stands
     key_width: float = 2.0
     key_length: float = 6.0

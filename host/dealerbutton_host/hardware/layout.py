@@ -14,6 +14,7 @@ from typing import List, Tuple
 
 from .dimensions import CAPACITOR, PICO, POD, PUCK, Ring, Switch
 from .seats import RingMarks
+from .sevenseg import number_width
 
 Point = Tuple[float, float]
 
@@ -41,7 +42,8 @@ class PuckLayout:
         self.end_inner_x = self.pico_x1 + PICO.usb_overhang + p.fit
         self.end_x = self.end_inner_x + p.wall
         hole_y = self.bed_half + p.exit_spacing + p.power_hole / 2
-        self.bay_inner_half = hole_y + p.power_hole / 2 + p.exit_spacing
+        # the end wall is straight up to its inner corners' curve: the holes stay in it
+        self.bay_inner_half = hole_y + p.power_hole / 2 + p.exit_spacing + p.corner - p.wall
         self.bay_half = self.bay_inner_half + p.wall
         self.usb_z = self.z_pico + PICO.board + PICO.usb_height / 2
         self.end_holes = [("next hand", -hole_y, p.exit_hole), ("power", hole_y, p.power_hole)]
@@ -82,8 +84,17 @@ class PuckLayout:
         return r * math.cos(math.radians(a)), r * math.sin(math.radians(a)), a + 90.0
 
     def number_radius(self) -> float:
-        """The seat numbers' circle, inside the ring's LEDs."""
-        return self.ring.inner / 2 - self.ring.digit / 2 - PUCK.digit_stroke - 1.0
+        """The seat numbers' circle: inside the ring's LEDs, or further out when the numbers
+        need it to stay a wall's width apart (many seats on a small ring)."""
+        h = self.ring.digit
+        inside = self.ring.inner / 2 - h / 2 - PUCK.digit_stroke - 1.0
+        widest = max(number_width(str(s), h) for s in range(1, self.marks.seats + 1))
+        apart = (widest + PUCK.digit_apart) / (2 * math.sin(math.pi / self.marks.seats))
+        r = max(inside, apart + h / 2)
+        if r + h / 2 > self.outer_r - PUCK.wall - PUCK.digit_apart:
+            raise ValueError("the %s-LED ring's top has no room for %d seat numbers"
+                             % (self.ring.name, self.marks.seats))
+        return r
 
     def weight_places(self) -> List[Point]:
         """The weights' pockets under the floor: a square grid from the ring's centre, each

@@ -22,18 +22,35 @@ NOTE = "#AAAAAA"
 COLOURS = {
     "base": "#7A828C", "top": "#E8E8E8", "pod": "#7A828C", "ring": "#2B2B2B",
     "led": "#F0E442", "pico": "#009E73", "capacitor": "#0072B2", "switch": "#E69F00",
+    "engraved": "#56B4E9",
 }
 LIGHT = np.array([-0.35, -0.45, 0.82])
 SIZE = (9.0, 5.6)          # inches, at 100 dpi
 
 
 class Layer:
-    """A mesh to draw, its colour and how opaque it is."""
+    """A mesh to draw in a colour; `marked` faces (a mask) in the second colour."""
 
-    def __init__(self, mesh: trimesh.Trimesh, colour: str, alpha: float = 1.0):
+    def __init__(self, mesh: trimesh.Trimesh, colour: str, marked=None, second: str = ""):
         self.mesh = mesh
         self.colour = colour
-        self.alpha = alpha
+        self.marked = marked
+        self.second = second
+
+    def rgb(self) -> np.ndarray:
+        """Each face's colour."""
+        rgb = np.tile(matplotlib.colors.to_rgb(self.colour), (len(self.mesh.faces), 1))
+        if self.marked is not None:
+            rgb[self.marked] = matplotlib.colors.to_rgb(self.second)
+        return rgb
+
+
+def engraved(mesh: trimesh.Trimesh) -> np.ndarray:
+    """The floors of what is engraved in a mesh's top face: faces looking up, below it."""
+    top = mesh.bounds[1][2]
+    up = mesh.face_normals[:, 2] > 0.99
+    low = mesh.triangles_center[:, 2] < top - 0.05
+    return up & low & (mesh.triangles_center[:, 2] > top - 1.5)
 
 
 def _view(azimuth: float, elevation: float) -> np.ndarray:
@@ -60,9 +77,8 @@ def _screen_triangles(layers: Sequence[Layer], view: np.ndarray):
         normals = layer.mesh.face_normals @ view.T
         front = normals[:, 2] > 1e-6
         shade = 0.38 + 0.62 * np.clip(layer.mesh.face_normals[front] @ light, 0.0, 1.0)
-        rgb = np.array(matplotlib.colors.to_rgb(layer.colour))
         tris.append(tri[front])
-        colours.append(np.clip(shade[:, None] * rgb, 0, 1))
+        colours.append(np.clip(shade[:, None] * layer.rgb()[front], 0, 1))
     return np.concatenate(tris), np.concatenate(colours)
 
 

@@ -11,8 +11,8 @@ DIGITS = {
     "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg",
     "5": "acdfg", "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg",
 }
-WIDTH = 0.6    # a digit's width, of its height
-GAP = 0.4      # between two digits, of the height
+WIDTH = 0.55   # a digit's width, of its height
+GAP = 0.3      # between two digits, of the height
 
 Rect = Tuple[float, float, float, float]   # centre x, centre y, width, height
 
