@@ -56,3 +56,16 @@ def built(tmp_path_factory):
     solids = {name: import_step(str(out / (name + ".step"))) for name in seconds}
     meshes = {name: trimesh.load(str(out / (name + ".stl")), force="mesh") for name in seconds}
     return Built(out, lines, solids, meshes, seconds)
+
+
+def as_result(built):
+    """The command's build as the page writer takes it (hardware.build.Result), from the
+    files it wrote."""
+    from dealerbutton_host.hardware import build, model, page
+
+    request = page.default_request(ROOT)
+    result = build.Result(built.out)
+    for spec in model.specs(request.rings, request.setup):
+        result.parts[spec.name] = build.Made(spec, built.solids[spec.name],
+                                             built.meshes[spec.name], built.seconds[spec.name])
+    return request, result

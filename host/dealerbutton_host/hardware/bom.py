@@ -11,16 +11,16 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .dimensions import POD, PUCK, TableSize
 from .seats import places
 
 # The Pico's 40 pins in order (pin 1 is GP0): what each carries.
-PICO_PINS = (
+PICO_PINS: Tuple[str, ...] = tuple(str(
     "GP0 GP1 GND GP2 GP3 GP4 GP5 GND GP6 GP7 GP8 GP9 GND GP10 GP11 GP12 GP13 GND GP14 GP15 "
     "GP16 GP17 GND GP18 GP19 GP20 GP21 GND GP22 RUN GP26 GP27 GND GP28 ADC_VREF 3V3 3V3_EN "
-    "GND VSYS VBUS").split()
+    "GND VSYS VBUS").split())
 COLUMNS = ["item", "qty", "what", "gpio", "pico_pin", "cable_m"]
 
 
@@ -128,7 +128,8 @@ def bill(root: Path, build: Build, printed: List[Row], cord_mm: float,
     extra = [Row("steel washer M16", weights, "DIN 125, 30 mm across, 3 mm thick, about "
                  "%g g: one glued in each pocket under the puck" % PUCK.weight_mass),
              Row("rubber O-ring cord", round(cord_mm / 1000.0 + 0.05, 2),
-                 "%g mm nitrile, metres: glued in the groove under the puck" % PUCK.foot_cord),
+                 "%g mm nitrile, metres: %.2f m glued in the groove under the puck, and 5 cm "
+                 "to trim" % (PUCK.foot_cord, cord_mm / 1000.0)),
              Row("rubber feet", 4 * (build.seats + 1), "self-adhesive, %g mm: one under each "
                  "post of the pods" % POD.foot)]
     return (printed + bought_rows(root / "hardware" / "README.md", build) + extra

@@ -8,7 +8,6 @@ import math
 from typing import List
 
 from build123d import (
-    Align,
     Box,
     Circle,
     Cylinder,
@@ -25,20 +24,19 @@ from build123d import (
 from .dimensions import PICO, PUCK
 from .layout import PuckLayout
 from .sevenseg import number_strokes
-
-UP = (Align.CENTER, Align.CENTER, Align.MIN)   # a solid standing on z = 0
+from .solid import UP, part, sketch
 
 
 def outline(lay: PuckLayout) -> Sketch:
     """The puck seen from above: the ring's circle and the Pico's bay."""
     bay = Pos(lay.end_x / 2, 0) * RectangleRounded(lay.end_x, 2 * lay.bay_half, PUCK.corner)
-    return Circle(lay.outer_r) + bay
+    return sketch(Circle(lay.outer_r) + bay)
 
 
 def _band(lay: PuckLayout, inset: float, width: float) -> Sketch:
     """The band of the outline from `inset` to `inset + width` inside its edge."""
     shape = outline(lay)
-    return offset(shape, -inset) - offset(shape, -(inset + width))
+    return sketch(offset(shape, -inset) - offset(shape, -(inset + width)))
 
 
 def _wedge(half_angle: float, reach: float) -> Sketch:
@@ -61,12 +59,12 @@ def foot_cord_length(lay: PuckLayout) -> float:
 def base(lay: PuckLayout) -> Part:
     """The base, printed upright (its floor on the bed)."""
     shape = outline(lay)
-    part = extrude(shape, lay.z_lid)
-    part -= Pos(0, 0, lay.z_floor) * extrude(offset(shape, -PUCK.wall), lay.z_lid)
-    part += _fence(lay) + _pico_bed(lay) + _supports(lay) + _first_led_mark(lay)
-    part -= _holes(lay)
-    part -= _underside(lay)
-    return part
+    solid = extrude(shape, lay.z_lid)
+    solid -= Pos(0, 0, lay.z_floor) * extrude(sketch(offset(shape, -PUCK.wall)), lay.z_lid)
+    solid += _fence(lay) + _pico_bed(lay) + _supports(lay) + _first_led_mark(lay)
+    solid -= _holes(lay)
+    solid -= _underside(lay)
+    return part(solid)
 
 
 def _fence(lay: PuckLayout) -> Part:
@@ -74,7 +72,7 @@ def _fence(lay: PuckLayout) -> Part:
     reach = lay.outer_r * 2
     arc = (Circle(lay.outer_r) - Circle(lay.pocket_r)) & (
         _wedge(lay.bay_angle() + 2.0, reach) - _wedge(lay.fence_gap(), reach))
-    return Pos(0, 0, lay.z_floor - 0.1) * extrude(arc, lay.z_ring + lay.ring.board
+    return Pos(0, 0, lay.z_floor - 0.1) * extrude(sketch(arc), lay.z_ring + lay.ring.board
                                                   - lay.z_floor + 0.1)
 
 
@@ -92,17 +90,17 @@ def _pico_bed(lay: PuckLayout) -> Part:
         y = side * (PICO.width / 2 - PICO.pin_row)
         bed -= Pos((px0 + px1) / 2, y, lay.z_pico - PUCK.relief) * Box(
             px1 - px0, PUCK.relief_width, PUCK.relief + 0.1, align=UP)
-    return bed
+    return part(bed)
 
 
 def _supports(lay: PuckLayout) -> Part:
     """The pillars the ring lies on and the post under the middle of the top."""
     z0 = lay.z_floor - 0.1
-    parts = Pos(0, 0, z0) * Cylinder(PUCK.post / 2, lay.z_lid - z0, align=UP)
+    solids = Pos(0, 0, z0) * Cylinder(PUCK.post / 2, lay.z_lid - z0, align=UP)
     for a in lay.pillar_angles():
-        parts += _at(lay.ring_mid_r, a, z0) * Cylinder(PUCK.pillar / 2, lay.z_ring - z0,
-                                                       align=UP)
-    return parts
+        solids += _at(lay.ring_mid_r, a, z0) * Cylinder(PUCK.pillar / 2, lay.z_ring - z0,
+                                                        align=UP)
+    return part(solids)
 
 
 def _first_led_mark(lay: PuckLayout) -> Part:
@@ -117,7 +115,7 @@ def _first_led_mark(lay: PuckLayout) -> Part:
     along = math.degrees((PUCK.key_length - PUCK.key_width) / 2 / r_foot) * lay.marks.counting
     foot = _at(r_foot, a + along, z0) * Rot(0, 0, a) * Box(
         PUCK.key_width, PUCK.key_length, h, align=UP)
-    return stem + foot
+    return part(stem + foot)
 
 
 def _holes(lay: PuckLayout) -> List[Part]:
@@ -126,7 +124,7 @@ def _holes(lay: PuckLayout) -> List[Part]:
     width, height = PUCK.usb_opening
     x0 = lay.end_inner_x - 0.5
     length = lay.end_x + 1.0 - x0
-    holes = [Pos(x0 + length / 2, 0, lay.usb_z) * Box(length, width, height)]
+    holes: List[Part] = [Pos(x0 + length / 2, 0, lay.usb_z) * Box(length, width, height)]
     z = lay.z_floor + PUCK.exit_height
     for _name, y, d in lay.end_holes:
         holes.append(Pos(x0 + length / 2, y, z) * Rot(0, 90, 0) * Cylinder(d / 2, length))
@@ -143,7 +141,7 @@ def weight_pockets(lay: PuckLayout) -> List[Part]:
     fit with the foot's groove and a wall's width round each."""
     d = PUCK.weight + 2 * PUCK.weight_fit
     room = offset(outline(lay), -(PUCK.foot_inset + PUCK.foot_cord + 0.2 + 1.6))
-    out = []
+    out: List[Part] = []
     for x, y in lay.weight_places():
         disc = Pos(x, y) * Circle(d / 2)
         if (disc - room).area < 1e-6:
@@ -162,10 +160,10 @@ def top(lay: PuckLayout) -> Part:
     """The diffusing top, printed upside down (its face on the bed, the numbers' grooves
     then on the bed side)."""
     shape = outline(lay)
-    part = Pos(0, 0, lay.z_lid) * extrude(shape, PUCK.top)
+    plate = Pos(0, 0, lay.z_lid) * extrude(shape, PUCK.top)
     lip = _band(lay, PUCK.wall + PUCK.lid_fit, PUCK.lip_wall)
-    part += Pos(0, 0, lay.z_lid - PUCK.lip) * extrude(lip, PUCK.lip + 0.1)
-    return part - _numbers(lay)
+    plate += Pos(0, 0, lay.z_lid - PUCK.lip) * extrude(lip, PUCK.lip + 0.1)
+    return part(plate - _numbers(lay))
 
 
 def _numbers(lay: PuckLayout) -> List[Part]:
@@ -173,7 +171,7 @@ def _numbers(lay: PuckLayout) -> List[Part]:
     the middle so that it reads from the seat."""
     r = lay.number_radius()
     z = lay.z_top - PUCK.digit_depth
-    cuts = []
+    cuts: List[Part] = []
     for seat, a in enumerate(lay.marks.seat_angles, 1):
         for cx, cy, w, h in number_strokes(str(seat), lay.ring.digit, PUCK.digit_stroke):
             cuts.append(_at(r, a, z) * Rot(0, 0, a + 90) * Pos(cx, cy, 0)

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import math
 
-from build123d import Align, Box, Circle, Compound, Cylinder, Part, Pos, Rot, extrude
+from build123d import Box, Circle, Compound, Cylinder, Part, Pos, Rot, extrude
 
 from .dimensions import CAPACITOR, PICO, POD
 from .layout import PodLayout, PuckLayout
-
-UP = (Align.CENTER, Align.CENTER, Align.MIN)
+from .solid import UP, sketch
 
 
 def ring(lay: PuckLayout) -> Compound:
     """The ring's board on its pillars, its first LED over the floor's mark, the others
     counting round the way the mark points."""
     r = lay.ring
-    board = Pos(0, 0, lay.z_ring) * extrude(Circle(r.outer / 2) - Circle(r.inner / 2), r.board)
+    board = Pos(0, 0, lay.z_ring) * extrude(sketch(Circle(r.outer / 2) - Circle(r.inner / 2)),
+                                              r.board)
     leds = []
     for k in range(r.leds):
         a = lay.marks.first_led + lay.marks.counting * 360.0 * k / r.leds

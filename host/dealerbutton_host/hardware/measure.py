@@ -42,11 +42,18 @@ def thinnest_wall(mesh: trimesh.Trimesh, rays: int = 20000, seed: int = 1) -> Wa
 
 
 def overlap(a, b) -> float:
-    """The volume (mm3) that two solids (or compounds of them) have in common."""
-    common = a.intersect(b)
-    if common is None:
-        return 0.0
-    return float(sum(s.volume for s in common.solids()))
+    """The volume (mm3) that two solids (or compounds of them) have in common: each solid
+    of one with each of the other whose boxes meet."""
+    total = 0.0
+    for x in a.solids():
+        box = x.bounding_box()
+        for y in b.solids():
+            if box.disjoint(y.bounding_box()):
+                continue
+            common = x.intersect(y)
+            if common is not None:
+                total += sum(s.volume for s in common.solids())
+    return float(total)
 
 
 def clearance(part, component, z: float) -> float:

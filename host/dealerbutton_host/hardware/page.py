@@ -98,17 +98,9 @@ def assembly_block(request: Request, result: Result, root: Path) -> List[str]:
     return ["%d. %s" % (i, s) for i, s in enumerate(steps, 1)]
 
 
-def pictures_block(request: Request, result: Result, root: Path) -> List[str]:
-    out = []
-    for path in result.pictures:
-        out.append("![%s](parts/%s)" % (path.stem, path.name))
-        out.append("")
-    return out[:-1]
-
-
 BLOCKS: Dict[str, Callable[[Request, Result, Path], List[str]]] = {
     "printed": printed_block, "settings": settings_block, "bom": bom_block,
-    "wiring": wiring_block, "assembly": assembly_block, "pictures": pictures_block,
+    "wiring": wiring_block, "assembly": assembly_block,
 }
 
 

@@ -4,32 +4,31 @@ notch in the back wall, then pins the cable weaves round before it reaches the s
 
 from __future__ import annotations
 
-from build123d import Align, Box, Cylinder, Part, Pos, RectangleRounded, extrude, offset
+from build123d import Box, Cylinder, Part, Pos, RectangleRounded, extrude, offset
 
 from .dimensions import POD
 from .layout import PodLayout
-
-UP = (Align.CENTER, Align.CENTER, Align.MIN)
+from .solid import UP, part, sketch
 
 
 def pod(lay: PodLayout) -> Part:
     """The pod, printed upside down (its top on the bed; nothing overhangs)."""
     s = lay.switch
     foot = RectangleRounded(s.pod_length, s.pod_width, POD.corner)
-    part = extrude(foot, s.pod_height)
-    part -= Pos(0, 0, -1.0) * extrude(offset(foot, -POD.wall), lay.z_under_top + 1.0)
+    shell = extrude(foot, s.pod_height)
+    shell -= Pos(0, 0, -1.0) * extrude(sketch(offset(foot, -POD.wall)), lay.z_under_top + 1.0)
     for x, y in lay.posts:
-        part += Pos(x, y, 0) * Cylinder(POD.post / 2, lay.z_under_top + 0.1, align=UP)
+        shell += Pos(x, y, 0) * Cylinder(POD.post / 2, lay.z_under_top + 0.1, align=UP)
     for x, y in lay.pins:
-        part += Pos(x, y, 0) * Cylinder(POD.relief_pin / 2, lay.z_under_top + 0.1, align=UP)
+        shell += Pos(x, y, 0) * Cylinder(POD.relief_pin / 2, lay.z_under_top + 0.1, align=UP)
     if s.kind == "tact":
-        part += _socket(lay)
-    part -= Pos(lay.switch_x, 0, lay.z_under_top - 1.0) * Cylinder(
+        shell += _socket(lay)
+    shell -= Pos(lay.switch_x, 0, lay.z_under_top - 1.0) * Cylinder(
         s.hole / 2, s.top + 2.0, align=UP)
     notch = POD.cable
-    part -= Pos(lay.half_x - POD.wall / 2, 0, -1.0) * Box(
+    shell -= Pos(lay.half_x - POD.wall / 2, 0, -1.0) * Box(
         POD.wall + 2.0, notch, notch + 1.0, align=UP)
-    return part
+    return part(shell)
 
 
 def _socket(lay: PodLayout) -> Part:
@@ -39,5 +38,5 @@ def _socket(lay: PodLayout) -> Part:
     outer = inner + 2 * POD.socket_wall
     z0 = lay.z_under_top - s.body_height
     shell = Pos(lay.switch_x, 0, z0) * Box(outer, outer, s.body_height + 0.1, align=UP)
-    return shell - Pos(lay.switch_x, 0, z0 - 1.0) * Box(inner, inner, s.body_height + 1.0,
-                                                          align=UP)
+    return part(shell - Pos(lay.switch_x, 0, z0 - 1.0) * Box(inner, inner, s.body_height + 1.0,
+                                                               align=UP))

@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import trimesh  # noqa: E402
@@ -39,9 +40,9 @@ class Layer:
 
     def rgb(self) -> np.ndarray:
         """Each face's colour."""
-        rgb = np.tile(matplotlib.colors.to_rgb(self.colour), (len(self.mesh.faces), 1))
+        rgb = np.tile(mcolors.to_rgb(self.colour), (len(self.mesh.faces), 1))
         if self.marked is not None:
-            rgb[self.marked] = matplotlib.colors.to_rgb(self.second)
+            rgb[self.marked] = mcolors.to_rgb(self.second)
         return rgb
 
 
@@ -102,9 +103,15 @@ def _split(tri: np.ndarray, colours: np.ndarray, longest: float):
     return np.concatenate(out_t), np.concatenate(out_c)
 
 
+def _edge(p, q, px, area):
+    """How far each pixel px is to the left of the edge p -> q, in the triangle's area."""
+    return ((q[..., 0] - p[..., 0]) * (px[..., 1] - p[..., 1])
+            - (q[..., 1] - p[..., 1]) * (px[..., 0] - p[..., 0])) / area
+
+
 def _raster(tri: np.ndarray, colours: np.ndarray, width: int, height: int) -> np.ndarray:
     """The triangles (in pixels, y down) drawn with a depth buffer: an RGB image."""
-    image = np.tile(np.array(matplotlib.colors.to_rgb(GROUND)), (height * width, 1))
+    image = np.tile(np.array(mcolors.to_rgb(GROUND)), (height * width, 1))
     depth = np.full(height * width, -np.inf)
     gy, gx = np.mgrid[0:CELL + 1, 0:CELL + 1]
     cell = np.stack([gx.ravel(), gy.ravel()], axis=1).astype(np.float32)
@@ -116,12 +123,7 @@ def _raster(tri: np.ndarray, colours: np.ndarray, width: int, height: int) -> np
         area = ((b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
                 - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]))
         area = np.where(np.abs(area) < 1e-12, 1e-12, area)
-
-        def edge(p, q):
-            return ((q[..., 0] - p[..., 0]) * (px[..., 1] - p[..., 1])
-                    - (q[..., 1] - p[..., 1]) * (px[..., 0] - p[..., 0])) / area
-
-        w0, w1, w2 = edge(b, c), edge(c, a), edge(a, b)
+        w0, w1, w2 = _edge(b, c, px, area), _edge(c, a, px, area), _edge(a, b, px, area)
         inside = (w0 >= 0) & (w1 >= 0) & (w2 >= 0)
         inside &= (px[..., 0] >= 0) & (px[..., 0] < width) & (px[..., 1] >= 0)
         inside &= px[..., 1] < height
