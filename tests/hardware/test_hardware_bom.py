@@ -7,7 +7,7 @@ import re
 import shutil
 
 import pytest
-from conftest import ROOT
+from hardware_rig import ROOT
 
 pytestmark = pytest.mark.xdist_group("hardware")
 

@@ -4,7 +4,7 @@ manual's Build one page, whose tables and pictures are what the command makes no
 import re
 
 import pytest
-from conftest import ROOT, as_result
+from hardware_rig import ROOT, as_result
 
 pytestmark = pytest.mark.xdist_group("hardware")
 

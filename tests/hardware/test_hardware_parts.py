@@ -8,7 +8,7 @@ seat numbers sit over the LEDs the firmware lights for each seat. The figures ar
 import math
 
 import pytest
-from conftest import need_extra
+from hardware_rig import need_extra
 
 pytestmark = pytest.mark.xdist_group("hardware")
 
