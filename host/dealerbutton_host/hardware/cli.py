@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..options import number
 from . import INSTALL, missing
+from .dimensions import TableSize
 
 OUT = Path("build") / "hardware"
 
@@ -33,9 +34,11 @@ def add_parser(sub) -> None:
     b.add_argument("--config", metavar="FILE",
                    help="the config.json whose seats, offset and direction the puck's "
                    "marks and the cables follow (default: firmware/config.json)")
-    b.add_argument("--table-length", type=number(above=0), default=2.4, metavar="M",
+    b.add_argument("--table-length", type=number(above=0), default=TableSize().length,
+                   metavar="M",
                    help="the table's length in metres, for the cables (default: %(default)s)")
-    b.add_argument("--table-width", type=number(above=0), default=1.2, metavar="M",
+    b.add_argument("--table-width", type=number(above=0), default=TableSize().width,
+                   metavar="M",
                    help="the table's width in metres (default: %(default)s)")
     b.add_argument("--button", choices=("tact", "arcade"), default="tact",
                    help="the seat buttons the bill of materials counts pods for (both pods "
@@ -65,7 +68,7 @@ def _error(text: str) -> None:
 
 def _build(args, say) -> int:
     from ..bench.rp2sim import checkout_root
-    from .dimensions import RINGS, TableSize
+    from .dimensions import RINGS
     from .seats import check_table
 
     gone = missing()
@@ -76,9 +79,10 @@ def _build(args, say) -> int:
     if not (root / "hardware" / "pins.json").is_file():
         raise ValueError("hardware/pins.json is not beside this package: run it from a "
                          "checkout installed with pip install -e .")
+    default = TableSize()
     changed = [o for o, v in (("--ring", args.ring != "all"), ("--config", args.config),
-                              ("--table-length", args.table_length != 2.4),
-                              ("--table-width", args.table_width != 1.2),
+                              ("--table-length", args.table_length != default.length),
+                              ("--table-width", args.table_width != default.width),
                               ("--button", args.button != "tact")) if v]
     if args.manual and changed:
         raise ValueError("--manual writes the manual's page from the default build: leave "

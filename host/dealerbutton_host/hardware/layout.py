@@ -48,10 +48,6 @@ class PuckLayout:
         self.usb_z = self.z_pico + PICO.board + PICO.usb_height / 2
         self.end_holes = [("next hand", -hole_y, p.exit_hole), ("power", hole_y, p.power_hole)]
 
-    @property
-    def height(self) -> float:
-        return self.z_top
-
     def bay_angle(self) -> float:
         """The half angle, from +x, that the Pico's bay takes of the round wall."""
         return math.degrees(math.asin(min(1.0, self.bay_half / self.outer_r)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List
 
 from .dimensions import PICO, POD, PRINTING, PUCK, RINGS, SWITCHES
 from .layout import PodLayout, PuckLayout
@@ -137,9 +137,3 @@ def pod_components(kind: str) -> Dict[str, object]:
     from . import components
 
     return {"switch": components.switch(PodLayout(SWITCHES[kind]))}
-
-
-def assemblies(rings: List[str]) -> List[Tuple[str, List[str], str]]:
-    """Each assembly picture: its name, its printed parts, and its components' source."""
-    out = [("centre-%s" % r, ["centre-%s-base" % r, "centre-%s-top" % r], r) for r in rings]
-    return out + [("pod-%s-assembled" % k, ["pod-%s" % k], k) for k in SWITCHES]

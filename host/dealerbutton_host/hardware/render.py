@@ -179,12 +179,6 @@ def mesh_of(shape, tolerance: float = 0.05, angular: float = 0.2) -> trimesh.Tri
                            np.array(triangles, dtype=np.int64), process=True)
 
 
-def moved(mesh: trimesh.Trimesh, dz: float) -> trimesh.Trimesh:
-    out = mesh.copy()
-    out.apply_translation((0.0, 0.0, dz))
-    return out
-
-
 def flipped(mesh: trimesh.Trimesh) -> Tuple[trimesh.Trimesh, float]:
     """The mesh turned over (about x), and how far it was lifted back onto z = 0."""
     out = mesh.copy()
