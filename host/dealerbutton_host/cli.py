@@ -205,10 +205,17 @@ def parser() -> argparse.ArgumentParser:
     from .room.cli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
+<<<<<<< HEAD
     sub.add_parser("version", help="print the firmware version",
                    description="Print the version of the firmware this command deploys and "
                    "emulates (the board's own `version` command answers the same for the "
                    "firmware it runs).")
+=======
+    from .hardware.cli import add_parser as add_hardware_parser
+
+    add_hardware_parser(sub)
+    sub.add_parser("version", help="print the firmware version")
+>>>>>>> issue-48
     p.deploy = d  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p
@@ -298,6 +305,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             from .room.cli import run as run_mqtt
 
             return run_mqtt(args)
+        if args.command == "hardware":
+            from .hardware.cli import run as run_hardware
+
+            return run_hardware(args)
     except (DeployError, EmulatorError, DeviceError, WebError) as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return getattr(e, "status", 2)  # 2: a bad value; 1: a failure (a port in use)
