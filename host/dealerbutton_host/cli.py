@@ -205,17 +205,13 @@ def parser() -> argparse.ArgumentParser:
     from .room.cli import add_parsers as add_mqtt_parsers
 
     add_mqtt_parsers(sub)
-<<<<<<< HEAD
+    from .hardware.cli import add_parser as add_hardware_parser
+
+    add_hardware_parser(sub)
     sub.add_parser("version", help="print the firmware version",
                    description="Print the version of the firmware this command deploys and "
                    "emulates (the board's own `version` command answers the same for the "
                    "firmware it runs).")
-=======
-    from .hardware.cli import add_parser as add_hardware_parser
-
-    add_hardware_parser(sub)
-    sub.add_parser("version", help="print the firmware version")
->>>>>>> issue-48
     p.deploy = d  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     p.bench = b  # type: ignore[attr-defined]  # (its own usage, for its own errors)
     return p
