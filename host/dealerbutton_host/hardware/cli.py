@@ -13,13 +13,16 @@ from .dimensions import TableSize
 OUT = Path("build") / "hardware"
 
 
-def add_parser(sub) -> None:
-    h = sub.add_parser("hardware", help="the printed parts: the centre unit and the seat "
-                       "button pods as STL and STEP, with pictures and a bill of materials",
-                       description="The centre unit (a puck for the LED ring and the Pico, "
-                       "its diffusing top) and the seat button pods, made by code from one "
-                       "table of dimensions and hardware/pins.json (needs the hardware "
-                       "extra: %s)." % INSTALL)
+HELP = ("the printed parts: the centre unit and the seat button pods as STL and STEP, with "
+        "pictures and a bill of materials")
+
+
+def options(h) -> None:
+    """The `hardware` command's description and its `build` subcommand's options."""
+    h.description = ("The centre unit (a puck for the LED ring and the Pico, its diffusing "
+                     "top) and the seat button pods, made by code from one table of "
+                     "dimensions and hardware/pins.json (needs the hardware extra: %s)."
+                     % INSTALL)
     hsub = h.add_subparsers(dest="hardware_command", metavar="COMMAND", required=True)
     b = hsub.add_parser("build", help="write every part (STL, STEP, PNG) and the bill of "
                         "materials (CSV)",
