@@ -1,9 +1,8 @@
 """The real board under CircuitPython: pins, NeoPixel ring, watchdog, USB serial, saved state.
 
 The CircuitPython counterpart of board.py, and the only module that imports board,
-digitalio, keypad, microcontroller, supervisor and storage. run() loads /config.json, then
-runs the App forever: polls the serial console without blocking, ticks the app, feeds the
-watchdog.
+digitalio, microcontroller, supervisor and storage. run() loads /config.json, then runs the
+App forever: polls the serial console without blocking, ticks the app, feeds the watchdog.
 Ctrl-C stops it and leaves the REPL free (the watchdog is switched off first); any other
 crash prints its traceback and resets the board, which restores the saved state.
 
@@ -30,11 +29,6 @@ import digitalio
 import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
-try:
-    import keypad  # pyright: ignore[reportMissingImports]
-except ImportError:   # a build without it: the buttons through digitalio
-    keypad = None
-
 import dealerbutton
 from dealerbutton import strip_cp
 from dealerbutton.app import App
@@ -55,12 +49,10 @@ INPUT_MAX = 128        # bytes taken from the host per loop turn, so the ring ne
 # 20 times a second here, not 40 (app.App.frame_ms): a frame takes about 1.3 ms of
 # CircuitPython's bytecode on the Pico, ring and strip. A press still shows at once.
 FRAME_MS = 50
-# Between frames the buttons at rest are looked at this often (panel.Panel.doze): the
-# events keypad.Keys queued since the last look.
+# Between frames the buttons at rest are read this often (panel.Panel.doze): here each read
+# takes every pin in turn through digitalio, so less often than on MicroPython, where one
+# register holds them all.
 REST_MS = 10
-# keypad.Keys scans the pins this often, in C: the levels the panel reads are at most this
-# old (the buttons' decoder times a release's 20 ms from when it sees it).
-KEY_SCAN_S = 0.001
 max_loops = None       # tests: stop after this many loop turns (None: forever)
 app = None             # the running App (or Rejected), for tests
 
@@ -150,7 +142,9 @@ class Pin:
 
 class Bank:
     """The buttons read all at once for the loop (pressed(), as panel.Pins'), straight from
-    their digitalio objects."""
+    their digitalio objects. (keypad.Keys would scan them in C, but it keeps CircuitPython's
+    1 ms tick running, and that costs the idle loop more than these reads: see "Figures on
+    CircuitPython" in docs/circuitpython.md.)"""
 
     def __init__(self, pins):
         self.reads = tuple((pins[i].io, 1 << i) for i in range(len(pins)))
@@ -161,58 +155,6 @@ class Bank:
             if not io.value:
                 bits |= bit
         return bits
-
-
-class KeyBank:
-    """The buttons scanned by CircuitPython's keypad.Keys: C reads every pin each
-    KEY_SCAN_S and queues a transition as an event. pressed() (as panel.Pins') takes the
-    queued events into one bit a button, set while it is pressed; pins() gives the panel a
-    pin a button whose value() reads that bit. Allocation-free: one Event, filled in place
-    (events.get_into)."""
-
-    def __init__(self, gpios):
-        self.keys = keypad.Keys(  # pyright: ignore[reportOptionalMemberAccess]
-            tuple(gpio(n) for n in gpios), value_when_pressed=False, pull=True,
-            interval=KEY_SCAN_S)
-        self.events = self.keys.events
-        self.event = keypad.Event()  # pyright: ignore[reportOptionalMemberAccess]
-        self.bits = 0
-        self.keys.reset()   # a button held now gives its pressed event (held at power-up)
-        self.pressed()
-
-    def pressed(self):
-        events = self.events
-        if events.overflowed:   # transitions were lost: the levels again, from a new scan
-            events.clear()
-            self.keys.reset()
-            self.bits = 0
-        event = self.event
-        bits = self.bits
-        while events.get_into(event):
-            if event.pressed:
-                bits |= 1 << event.key_number
-            else:
-                bits &= ~(1 << event.key_number)
-        self.bits = bits
-        return bits
-
-    def pins(self):
-        return [KeyPin(self, i) for i in range(self.keys.key_count)]
-
-    def deinit(self):
-        self.keys.deinit()
-
-
-class KeyPin:
-    """Button i of a KeyBank, read like machine.Pin: value() is 1 released, 0 pressed, as
-    the bank's last pressed() left it."""
-
-    def __init__(self, bank, i):
-        self.bank = bank
-        self.bit = 1 << i
-
-    def value(self):
-        return 0 if self.bank.bits & self.bit else 1
 
 
 def load_config(path=None, quiet=False):
@@ -236,16 +178,10 @@ def make_strip(cfg):
 
 def seat_pins(cfg):
     """pins[0]: the next-hand button, pins[s]: seat s; pull-ups on, pressed reads 0."""
-    gpios = [cfg["pins"]["next"]] + cfg["pins"]["seats"][:cfg["seats"]]
-    if keypad is not None:
-        return KeyBank(gpios).pins()
-    return [Pin(n) for n in gpios]
-
-
-def pin_bank(cfg, pins):
-    """What reads seat_pins(cfg) all at once for the loop: their KeyBank, or a Bank."""
-    bank = getattr(pins[0], "bank", None)
-    return bank if bank is not None else Bank(pins)
+    pins = [Pin(cfg["pins"]["next"])]
+    for n in cfg["pins"]["seats"][:cfg["seats"]]:
+        pins.append(Pin(n))
+    return pins
 
 
 def next_button_held(samples=5):
@@ -443,8 +379,7 @@ def run(loops=None):
         app = start_refused(cfg, [], make_strip, _write, now, drive=flash.damage)
     else:
         pins = seat_pins(cfg)
-        app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now,
-                  bank=pin_bank(cfg, pins))
+        app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
         app.frame_ms = FRAME_MS
         app.panel.rest_ms = REST_MS
         if flash.readonly:

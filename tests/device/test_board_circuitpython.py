@@ -16,7 +16,7 @@ from micropython_unix import FIRMWARE
 
 CODE_PY = FIRMWARE / "circuitpython" / "code.py"
 BOOT_PY = FIRMWARE / "circuitpython" / "boot.py"
-FAKED = ("board", "digitalio", "keypad", "microcontroller", "microcontroller.pin", "supervisor",
+FAKED = ("board", "digitalio", "microcontroller", "microcontroller.pin", "supervisor",
          "storage", "watchdog", "neopixel_write")
 REAL = ("neopixel", "adafruit_pixelbuf")
 OURS = ("dealerbutton.board_cp",)
@@ -53,8 +53,6 @@ class Rig:
         self.levels = {}              # gpio -> level forced by the test (0: pressed)
         self.claimed = {}             # gpio -> DigitalInOut holding it
         self.ios = []                 # every DigitalInOut made
-        self.keys = []                # every keypad.Keys made
-        self.events_made = 0          # keypad.Event objects made
         self.wire = []                # (DigitalInOut, bytes) per neopixel_write
         self.serial = bytearray()     # bytes the host sent, not read yet
         self.events = []              # (absolute ms, function)
@@ -162,8 +160,6 @@ class Rig:
         dio.Pull = Pull
         dio.DigitalInOut = DigitalInOut
 
-        kp = self.make_keypad(McuPin)
-
         npw = types.ModuleType("neopixel_write")
 
         def neopixel_write(io, buf):
@@ -193,101 +189,8 @@ class Rig:
             sto.getmount = getmount
 
         return {"microcontroller": mcu, "microcontroller.pin": pins, "watchdog": wd,
-                "board": brd, "digitalio": dio, "keypad": kp, "neopixel_write": npw,
-                "supervisor": sup, "storage": sto}
-
-    def make_keypad(self, McuPin):
-        """keypad: Keys scans its pins' levels (the rig's, pull-ups on) whenever its queue
-        is read, as often as the loop reads it (the board's C scans every tick)."""
-        rig = self
-        kp = types.ModuleType("keypad")
-
-        class Event:
-            def __init__(self, key_number=0, pressed=True, timestamp=None):
-                rig.events_made += 1
-                self.key_number = key_number
-                self.pressed = pressed
-                self.released = not pressed
-                self.timestamp = rig.ms % CP_PERIOD if timestamp is None else timestamp
-
-        class EventQueue:
-            def __init__(self, keys, max_events):
-                self.keys = keys
-                self.queue = []
-                self.max_events = max_events
-                self.overflowed = False
-
-            def record(self, key_number, pressed):
-                if len(self.queue) >= self.max_events:
-                    self.overflowed = True
-                    return
-                self.queue.append((key_number, pressed, rig.ms % CP_PERIOD))
-
-            def get_into(self, event):
-                self.keys.scan()
-                if not self.queue:
-                    return False
-                event.key_number, event.pressed, event.timestamp = self.queue.pop(0)
-                event.released = not event.pressed
-                return True
-
-            def get(self):
-                event = Event()
-                return event if self.get_into(event) else None
-
-            def clear(self):
-                self.queue = []
-                self.overflowed = False
-
-            def __len__(self):
-                self.keys.scan()
-                return len(self.queue)
-
-        class Keys:
-            def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02,
-                         max_events=64, debounce_threshold=1):
-                assert value_when_pressed is False and pull is True
-                for pin in pins:
-                    if not isinstance(pin, McuPin):
-                        raise TypeError("pin must be a microcontroller.Pin, not %r" % (pin,))
-                    if pin.n in rig.claimed:
-                        raise ValueError("%r in use" % pin)
-                for pin in pins:
-                    rig.claimed[pin.n] = self
-                rig.keys.append(self)
-                self.gpios = [pin.n for pin in pins]
-                self.key_count = len(pins)
-                self.interval = interval
-                self.events = EventQueue(self, max_events)
-                # As in CircuitPython, a key held when the scanner starts gives no event.
-                self.down = [self.level(i) for i in range(self.key_count)]
-                self.deinited = False
-
-            def level(self, i):
-                return rig.levels.get(self.gpios[i], 1) == 0
-
-            def scan(self):
-                assert not self.deinited, "a scan of a deinitialised keypad.Keys"
-                for i in range(self.key_count):
-                    down = self.level(i)
-                    if down != self.down[i]:
-                        self.down[i] = down
-                        self.events.record(i, down)
-
-            def reset(self):
-                self.down = [False] * self.key_count
-                self.scan()
-
-            def deinit(self):
-                self.deinited = True
-                for n in self.gpios:
-                    if rig.claimed.get(n) is self:
-                        del rig.claimed[n]
-
-        kp.Event = Event
-        kp.EventQueue = EventQueue
-        kp.Keys = Keys
-        return kp
+                "board": brd, "digitalio": dio, "neopixel_write": npw, "supervisor": sup,
+                "storage": sto}
 
     # -- what the test does ---------------------------------------------------------------
     def at(self, ms, fn):
@@ -425,20 +328,17 @@ def test_buttons_are_read_with_the_pull_up_and_a_seat_press_sits_a_player(tmp_pa
     assert "* seat 2 active" in out, out
     t = board_cp.app.table
     assert [t.status(s) for s in (1, 2, 3, 4)] == ["empty", "active", "empty", "empty"]
-    # keypad.Keys scans them (pull-ups on, pressed reads low), the next-hand button first.
-    keys = rig.keys[-1]
-    assert keys.gpios == [15, 2, 3, 4, 5] and keys.interval == board_cp.KEY_SCAN_S
+    buttons = {n: (rig.io(n).direction, rig.io(n).pull) for n in (2, 3, 4, 5, 15)}
+    assert buttons == {n: ("INPUT", "UP") for n in (2, 3, 4, 5, 15)}
     assert rig.io(16).direction == "OUTPUT"
     # Only the pins in use are claimed: 4 seats, the next-hand button and the LED data pin.
     assert sorted(rig.claimed) == [2, 3, 4, 5, 15, 16]
-    # Its events are read into one Event, filled in place (get_into): no Event a look.
-    assert rig.events_made == 1
 
 
 def test_a_seat_held_from_power_up_is_a_stuck_button(tmp_path, power, capsys, monkeypatch):
-    """keypad.Keys gives no event for a key already down when it starts: the bank resets
-    it, so the panel's first look sees the button held. That press never acts; held
-    stuck_ms (here 2 s) it is reported stuck; let go and pressed again, it works."""
+    """The panel's first look sees a button already held when the board starts: that
+    press never acts; held stuck_ms (here 2 s) it is reported stuck; let go and pressed
+    again, it works."""
     from dealerbutton import buttons
 
     monkeypatch.setattr(buttons.Button, "stuck_ms", 2000)
@@ -454,7 +354,7 @@ def test_a_seat_held_from_power_up_is_a_stuck_button(tmp_path, power, capsys, mo
     assert [x for x in out if x.startswith("* seat")] == ["* seat 2 active"], out
 
 
-def test_a_chord_through_keypad_moves_a_player(tmp_path, power, capsys):
+def test_a_chord_of_two_seat_buttons_moves_a_player(tmp_path, power, capsys):
     write_config(tmp_path, {"seats": 4})
     rig, board_cp = power(readonly=False)
     rig.send("sit 1\n")
@@ -464,20 +364,6 @@ def test_a_chord_through_keypad_moves_a_player(tmp_path, power, capsys):
     out = out_lines(capsys)
     t = board_cp.app.table
     assert [t.status(s) for s in (1, 3)] == ["empty", "active"], out
-
-
-def test_lost_key_events_are_read_again_from_the_levels(tmp_path, power):
-    """A queue that overflowed (a long bounce while the loop was busy) has lost
-    transitions: the bank starts again from the levels (keypad's reset)."""
-    rig, board_cp = power(readonly=False)
-    bank = board_cp.KeyBank([2, 3, 4])
-    rig.levels[3] = 0
-    events = bank.events
-    events.queue = [(0, True, 0), (2, True, 0)] * 32   # stale presses of keys 0 and 2
-    events.overflowed = True
-    assert bank.pressed() == 0b010
-    assert not events.overflowed
-    assert [p.value() for p in bank.pins()] == [1, 0, 1]
 
 
 def test_serial_commands_get_replies_a_few_per_loop(tmp_path, power, capsys):
