@@ -236,17 +236,43 @@ class Table:
         self.board.wait_until(self.board.nanos + start * NS_PER_MS, timeout=60 + start / 10)
         # Wall time: on a machine busy with other work the emulator runs many times slower.
         deadline = time.monotonic() + 300
+        unanswered = False
         while True:
             try:
                 self.client = Client.serial(self.board.pty, timeout=30)
                 self.client.sync()
+                if unanswered:
+                    self.drop_late_pongs()
                 return
             except DeviceError:
+                unanswered = True
                 if self.client:
                     self.client.close()
                 if time.monotonic() > deadline:
                     raise BoardError("the app on the emulated Pico does not answer") from None
                 time.sleep(0.5)
+
+    def drop_late_pongs(self) -> None:
+        """After a try whose `ping` went unanswered in time (the app still starting on a
+        busy machine), its `ok pong` may come yet, and would pass for the reply to the next
+        command, and every reply after it for the one before: a command only this call
+        sends (an unknown one: its answer names it) and every line up to its answer
+        dropped."""
+        assert self.client is not None
+        client = self.client
+        marker = "resync%d" % (time.monotonic_ns() % 10 ** 8)
+        lines: List[str] = []
+        client.on_other = lines.append
+        client.link.write(marker.encode() + b"\n")
+        deadline = time.monotonic() + 30
+        try:
+            while not any(x.startswith("err unknown command " + marker) for x in lines):
+                if time.monotonic() > deadline:
+                    raise BoardError("the app on the emulated Pico does not answer %r"
+                                     % marker)
+                client.poll(0.5)
+        finally:
+            client.on_other = None
 
     def call(self, line: str) -> str:
         assert self.client is not None
