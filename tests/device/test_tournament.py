@@ -42,7 +42,7 @@ def test_the_block_is_checked_with_every_problem_listed_and_nothing_half_applied
     cfg, errors = config.validate({"seats": 6, "tournament": {
         "ante_kind": "big", "levels": [{"sb": 50, "bb": 25, "minutes": 0}, {"break": 5}]}})
     assert errors == [
-        "tournament.ante_kind: must be one of each, bb, not \"big\"",
+        "tournament.ante_kind: must be one of each, bb, button, not \"big\"",
         "tournament.levels[0].minutes: 0 is out of range 1..600",
         "tournament.levels[0]: the small blind 50 is bigger than the big blind 25",
         "tournament.levels[1]: the schedule ends with a level, not a break"], errors
