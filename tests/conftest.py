@@ -8,9 +8,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 # The test modules by concern: the rules core, the firmware on a device but the rules, the
-# emulated Pico, the host tools, the browser pages.  The two-runtime modules (they import
-# two_runtimes) are in rules/ and device/.
-CONCERNS = ("rules", "device", "board", "host", "web")
+# emulated Pico, the host tools, the browser pages, the printed parts.  The two-runtime
+# modules (they import two_runtimes) are in rules/ and device/.
+CONCERNS = ("rules", "device", "board", "host", "web", "hardware")
 # tests/support for the shared helpers, and the folder of every concern, since a test module
 # may use another's (tests/host/test_host_clockview.py the firmware clock's tests in
 # tests/device).  The fakes of `machine` and `neopixel` (tests/support/fakes) are put on the
@@ -35,8 +35,8 @@ def campaign(request):
 
 
 # The quick subset (pytest -m "not slow") leaves out the modules whose tests boot emulated
-# Picos, drive Chromium or start a Mosquitto broker: marked here, by module, so no test file
-# carries the mark. A new module of that kind goes into this table.
+# Picos, drive Chromium, start a Mosquitto broker or build the printed parts: marked here, by
+# module, so no test file carries the mark. A new module of that kind goes into this table.
 SLOW_MODULES = {
     "test_board_emulated": "boots emulated Picos (MicroPython)",
     "test_board_emulated_cp": "boots emulated Picos (CircuitPython)",
@@ -48,6 +48,9 @@ SLOW_MODULES = {
     "test_room_bench": "starts Mosquitto",
     "test_room_handforhand_broker": "starts Mosquitto",
     "test_room_moves_broker": "starts Mosquitto",
+    "test_hardware_bom": "builds the printed parts with a CAD kernel",
+    "test_hardware_command": "builds the printed parts with a CAD kernel",
+    "test_hardware_parts": "builds the printed parts with a CAD kernel",
 }
 
 

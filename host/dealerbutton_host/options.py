@@ -25,6 +25,11 @@ class Refused(Exception):
         self.status = status
 
 
+class Misuse(Exception):
+    """Options that do not go together, found by the command that runs them: said in one
+    line by its parser's `error` (with its usage, unless it names an `argument `)."""
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("argument "):  # a bad value: the option and what is wrong

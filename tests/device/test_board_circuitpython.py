@@ -337,6 +337,37 @@ def test_buttons_are_read_with_the_pull_up_and_a_seat_press_sits_a_player(tmp_pa
     assert sorted(rig.claimed) == [2, 3, 4, 5, 15, 16]
 
 
+def test_a_seat_held_from_power_up_is_a_stuck_button(tmp_path, power, capsys, monkeypatch):
+    """The panel's first look sees a button already held when the board starts: that
+    press never acts; held stuck_ms (here 2 s) it is reported stuck; let go and pressed
+    again, it works."""
+    from dealerbutton import buttons
+
+    monkeypatch.setattr(buttons.Button, "stuck_ms", 2000)
+    write_config(tmp_path, {"seats": 4})
+    rig, board_cp = power(readonly=False)
+    rig.levels[3] = 0                          # seat 2 held (stuck) while the board starts
+    rig.at(2500, lambda: rig.levels.pop(3))
+    rig.press(3, at=3000, hold_ms=120)         # then pressed: a player sits down
+    board_cp.run(loops=3000)
+    out = out_lines(capsys)
+    assert rig.ms - rig.start > 3200
+    assert "* error seat 2 button stuck" in out, out
+    assert [x for x in out if x.startswith("* seat")] == ["* seat 2 active"], out
+
+
+def test_a_chord_of_two_seat_buttons_moves_a_player(tmp_path, power, capsys):
+    write_config(tmp_path, {"seats": 4})
+    rig, board_cp = power(readonly=False)
+    rig.send("sit 1\n")
+    rig.press(2, at=100, hold_ms=900)          # seat 1 held ...
+    rig.press(4, at=500, hold_ms=150)          # ... and seat 3 pressed: 1 moves to 3
+    board_cp.run(loops=600)
+    out = out_lines(capsys)
+    t = board_cp.app.table
+    assert [t.status(s) for s in (1, 3)] == ["empty", "active"], out
+
+
 def test_serial_commands_get_replies_a_few_per_loop(tmp_path, power, capsys):
     rig, board_cp = power(readonly=False)
     rig.send("ping\nversion\nsit 1\nsit 2\n")

@@ -1,5 +1,7 @@
-"""Static checks that are part of the test command: lint, types, and a build for the Pico."""
+"""Static checks that are part of the test command: lint, types, sizes, and a build for the
+Pico."""
 
+import ast
 import json
 import os
 import subprocess
@@ -33,6 +35,57 @@ def test_ruff():
     proc = subprocess.run([tool("ruff"), "check", "firmware", "host", "tests"], cwd=ROOT,
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# A function a newcomer can read at once, a class that holds one concern (CONTRIBUTING.md).
+FUNCTION_LINES = 60
+CLASS_LINES = 300
+
+
+def too_long(path, root):
+    """The functions (methods and nested ones too) over FUNCTION_LINES lines and the classes
+    over CLASS_LINES in one module, each as 'file:line name: N lines (at most M)'."""
+    found = []
+
+    def visit(node, outer):
+        for child in ast.iter_child_nodes(node):
+            name = outer
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = outer + child.name
+                lines = child.end_lineno - child.lineno + 1
+                limit = CLASS_LINES if isinstance(child, ast.ClassDef) else FUNCTION_LINES
+                if lines > limit:
+                    found.append("%s:%d %s: %d lines (at most %d)" % (
+                        path.relative_to(root), child.lineno, name, lines, limit))
+                name += "."
+            visit(child, name)
+
+    visit(ast.parse(path.read_text(), str(path)), "")
+    return found
+
+
+def test_no_function_over_60_lines_nor_class_over_300():
+    modules = [p for folder in (ROOT / "host", FIRMWARE) for p in sorted(folder.rglob("*.py"))
+               if "__pycache__" not in p.parts]
+    assert len(modules) > 50
+    found = [line for p in modules for line in too_long(p, ROOT)]
+    assert not found, "split these by what they do:\n" + "\n".join(found)
+
+
+def test_the_size_check_names_a_long_function_and_class(tmp_path):
+    body = ["        x%d = %d" % (i, i) for i in range(59)]
+    deal = ["    def deal(self):"] + body + ["        return x0"]         # 61 lines
+    sit = ["    def sit(self):"] + body                                   # 60 lines
+    table = ["class Table:"] + deal + [""] + sit + [""] + ["    a = 1"] * 177   # 301 lines
+    run = ["def run():", "    def inner():"] + body + ["        return 1", "    return inner"]
+    (tmp_path / "big.py").write_text("\n".join(table + ["", ""] + run) + "\n")
+    at = len(table) + 3
+    assert too_long(tmp_path / "big.py", tmp_path) == [
+        "big.py:1 Table: 301 lines (at most 300)",
+        "big.py:2 Table.deal: 61 lines (at most 60)",
+        "big.py:%d run: 63 lines (at most 60)" % at,
+        "big.py:%d run.inner: 61 lines (at most 60)" % (at + 1),
+    ]
 
 
 def rel(tmp_path, path):

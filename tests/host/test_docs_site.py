@@ -32,7 +32,7 @@ def site(tmp_path_factory):
 
 def test_every_page_is_built(site):
     for page in ["index", "using", "ring", "tournaments", "rules", "rules-core", "host-tools",
-                 "card-room", "browser", "hardware", "circuitpython", "protocol",
+                 "card-room", "browser", "hardware", "build-one", "circuitpython", "protocol",
                  "benchmarks", "reliability", "contributing"]:
         path = site / ("index.html" if page == "index" else page + "/index.html")
         assert path.is_file(), page

@@ -142,7 +142,9 @@ class Pin:
 
 class Bank:
     """The buttons read all at once for the loop (pressed(), as panel.Pins'), straight from
-    their digitalio objects."""
+    their digitalio objects. (keypad.Keys would scan them in C, but it keeps CircuitPython's
+    1 ms tick running, and that costs the idle loop more than these reads: see "Figures on
+    CircuitPython" in docs/circuitpython.md.)"""
 
     def __init__(self, pins):
         self.reads = tuple((pins[i].io, 1 << i) for i in range(len(pins)))

@@ -236,17 +236,43 @@ class Table:
         self.board.wait_until(self.board.nanos + start * NS_PER_MS, timeout=60 + start / 10)
         # Wall time: on a machine busy with other work the emulator runs many times slower.
         deadline = time.monotonic() + 300
+        unanswered = False
         while True:
             try:
                 self.client = Client.serial(self.board.pty, timeout=30)
                 self.client.sync()
+                if unanswered:
+                    self.drop_late_pongs()
                 return
             except DeviceError:
+                unanswered = True
                 if self.client:
                     self.client.close()
                 if time.monotonic() > deadline:
                     raise BoardError("the app on the emulated Pico does not answer") from None
                 time.sleep(0.5)
+
+    def drop_late_pongs(self) -> None:
+        """After a try whose `ping` went unanswered in time (the app still starting on a
+        busy machine), its `ok pong` may come yet, and would pass for the reply to the next
+        command, and every reply after it for the one before: a command only this call
+        sends (an unknown one: its answer names it) and every line up to its answer
+        dropped."""
+        assert self.client is not None
+        client = self.client
+        marker = "resync%d" % (time.monotonic_ns() % 10 ** 8)
+        lines: List[str] = []
+        client.on_other = lines.append
+        client.link.write(marker.encode() + b"\n")
+        deadline = time.monotonic() + 30
+        try:
+            while not any(x.startswith("err unknown command " + marker) for x in lines):
+                if time.monotonic() > deadline:
+                    raise BoardError("the app on the emulated Pico does not answer %r"
+                                     % marker)
+                client.poll(0.5)
+        finally:
+            client.on_other = None
 
     def call(self, line: str) -> str:
         assert self.client is not None
@@ -635,6 +661,9 @@ def profile(kit: Kit, image: Path, top: int = 15) -> Dict[str, Any]:
 
 # -- the report ---------------------------------------------------------------------------
 
+Row = Tuple[str, str, str, str]   # (figure, on the board, target, verdict)
+
+
 def _ms(v: Optional[float]) -> str:
     return "-" if v is None else "%.1f ms" % v
 
@@ -643,11 +672,11 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-def _press_summary(f: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
+def _press_summary(f: Dict[str, Any]) -> List[Row]:
     """A setup's presses in two rows (every press's release -> LED, its first light), and
     what its `state` reply costs on the board when players are away (M6b)."""
     presses = f["presses"]
-    out: List[Tuple[str, str, str, str]] = []
+    out: List[Row] = []
     fl = presses.get("first_light_ms") or {}
     if fl.get("n"):
         out.append(("press -> first light: %s (%d)" % (f["label"], fl["n"]),
@@ -668,12 +697,26 @@ def _press_summary(f: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
     return out
 
 
-def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
+def rows(res: Dict[str, Any]) -> List[Row]:
     """(figure, on the board, target, verdict) for every figure of a run."""
-    out: List[Tuple[str, str, str, str]] = []
     # In the order of SETUPS, whatever the order of the dict (a JSON file's is sorted).
     order = [s.key for s in SETUPS if s.key in res["setups"]]
     setups = {k: res["setups"][k] for k in order + sorted(set(res["setups"]) - set(order))}
+    out = _idle_and_heap_rows(setups) + _cash_press_rows(setups.get("cash", {}))
+    for key, f in setups.items():
+        if key != "cash" and f.get("presses"):
+            out += _press_summary(f)
+    out += _frame_rows(setups)
+    out += _cash_cost_rows(setups.get("cash", {}).get("probe"))
+    out += _collector_rows(setups)
+    # Deployed once for every setup (run["deploy"]), or onto each (CircuitPython, and
+    # the JSON of earlier runs).
+    return out + _deploy_rows([res["deploy"]] if "deploy" in res else list(setups.values()))
+
+
+def _idle_and_heap_rows(setups: Dict[str, Any]) -> List[Row]:
+    """Each setup's idle CPU, then each one's heap in use after its hands."""
+    out: List[Row] = []
     for f in setups.values():
         out.append(("idle CPU: %s" % f["label"], "%.1f %%" % (100 * f["idle_cpu"]),
                     "<= 10 %", _verdict(f["idle_cpu"] <= IDLE_TARGET)))
@@ -684,26 +727,36 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
                         "%.1f KB" % (f["heap_b"] / 1024)
                         + (" (%.1f KB free)" % (free / 1024) if free else ""), "<= 128 KB",
                         _verdict(f["heap_b"] <= HEAP_BUDGET)))
-    presses = setups.get("cash", {}).get("presses")
-    if presses:
-        fl = presses.get("first_light_ms") or {}
-        if fl.get("n"):
-            out.append(("press -> first light: every seat (%d)" % fl["n"],
-                        "median %s, max %s" % (_ms(fl["median_ms"]), _ms(fl["max_ms"])),
-                        "<= 10 ms", _verdict(fl["max_ms"] <= FIRST_LIGHT_TARGET_MS)))
-        for role, v in presses["roles"].items():
-            out.append(("release -> LED: %s (%d)" % (role, v["n"]),
-                        "median %s, max %s" % (_ms(v["median_ms"]), _ms(v["max_ms"])),
-                        "<= 30 ms", _verdict(v["max_ms"] <= PRESS_TARGET_MS)))
-        if presses["not_seen"]:
-            out.append(("presses whose flash never showed", ", ".join(presses["not_seen"]),
-                        "none", "MISSED"))
-        lg = presses["let_go_ms"]
-        out.append(("long press: 'let go' flash after the 1 s mark",
-                    "median %s, max %s" % (_ms(lg["median_ms"]), _ms(lg["max_ms"])), "-", ""))
-    for key, f in setups.items():
-        if key != "cash" and f.get("presses"):
-            out += _press_summary(f)
+    return out
+
+
+def _cash_press_rows(cash: Dict[str, Any]) -> List[Row]:
+    """The cash game's presses: first light, release -> LED by role, the long press."""
+    presses = cash.get("presses")
+    if not presses:
+        return []
+    out: List[Row] = []
+    fl = presses.get("first_light_ms") or {}
+    if fl.get("n"):
+        out.append(("press -> first light: every seat (%d)" % fl["n"],
+                    "median %s, max %s" % (_ms(fl["median_ms"]), _ms(fl["max_ms"])),
+                    "<= 10 ms", _verdict(fl["max_ms"] <= FIRST_LIGHT_TARGET_MS)))
+    for role, v in presses["roles"].items():
+        out.append(("release -> LED: %s (%d)" % (role, v["n"]),
+                    "median %s, max %s" % (_ms(v["median_ms"]), _ms(v["max_ms"])),
+                    "<= 30 ms", _verdict(v["max_ms"] <= PRESS_TARGET_MS)))
+    if presses["not_seen"]:
+        out.append(("presses whose flash never showed", ", ".join(presses["not_seen"]),
+                    "none", "MISSED"))
+    lg = presses["let_go_ms"]
+    out.append(("long press: 'let go' flash after the 1 s mark",
+                "median %s, max %s" % (_ms(lg["median_ms"]), _ms(lg["max_ms"])), "-", ""))
+    return out
+
+
+def _frame_rows(setups: Dict[str, Any]) -> List[Row]:
+    """A frame's time (render + send) in each setup that has a frame row."""
+    out: List[Row] = []
     for f in setups.values():
         pr = f.get("probe")
         if pr and f.get("frame_row"):
@@ -713,22 +766,34 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
                         "p50 %.2f ms, p95 %.2f ms" % (fr["p50_us"] / 1000, fr["p95_us"] / 1000),
                         "p95 <= 2.5 ms" if big else "-",
                         _verdict(fr["p95_us"] <= FRAME60_TARGET_US) if big else ""))
-    cash = setups.get("cash", {}).get("probe")
-    if cash:
-        for name, label in (("deal", "deal(), 9 seats"), ("event", "seat event (away, back)"),
-                            ("idle_turn", "idle loop turn (app.tick)")):
-            v = cash[name]
-            out.append((label, "p50 %.2f ms, p95 %.2f ms" % (v["p50_us"] / 1000,
-                                                             v["p95_us"] / 1000), "-", ""))
-        v = cash["save"]
-        out.append(("save (state.json to the flash)", "p50 %.1f ms, max %.1f ms"
-                    % (v["p50_us"] / 1000, v["max_us"] / 1000), "-", ""))
-        for name, label in (("frame", "frame"), ("idle_turn", "idle loop turn"),
-                            ("event", "seat event"), ("deal", "deal()")):
-            b = cash["bytes"][name]
-            per_frame = name in ("frame", "idle_turn")   # (events and deals may allocate)
-            out.append(("bytes allocated per %s" % label, "%d B" % b,
-                        "0 B" if per_frame else "-", _verdict(b == 0) if per_frame else ""))
+    return out
+
+
+def _cash_cost_rows(cash: Optional[Dict[str, Any]]) -> List[Row]:
+    """What the cash game's deal, event, idle turn and save take, and what each allocates."""
+    if not cash:
+        return []
+    out: List[Row] = []
+    for name, label in (("deal", "deal(), 9 seats"), ("event", "seat event (away, back)"),
+                        ("idle_turn", "idle loop turn (app.tick)")):
+        v = cash[name]
+        out.append((label, "p50 %.2f ms, p95 %.2f ms" % (v["p50_us"] / 1000,
+                                                         v["p95_us"] / 1000), "-", ""))
+    v = cash["save"]
+    out.append(("save (state.json to the flash)", "p50 %.1f ms, max %.1f ms"
+                % (v["p50_us"] / 1000, v["max_us"] / 1000), "-", ""))
+    for name, label in (("frame", "frame"), ("idle_turn", "idle loop turn"),
+                        ("event", "seat event"), ("deal", "deal()")):
+        b = cash["bytes"][name]
+        per_frame = name in ("frame", "idle_turn")   # (events and deals may allocate)
+        out.append(("bytes allocated per %s" % label, "%d B" % b,
+                    "0 B" if per_frame else "-", _verdict(b == 0) if per_frame else ""))
+    return out
+
+
+def _collector_rows(setups: Dict[str, Any]) -> List[Row]:
+    """The collector's pauses as each setup's board counted them."""
+    out: List[Row] = []
     for f in setups.values():
         collect = f.get("device_stats", {}).get("collect")
         if collect and collect["n"]:
@@ -737,9 +802,12 @@ def rows(res: Dict[str, Any]) -> List[Tuple[str, str, str, str]]:
                         % (collect["median_us"] / 1000, collect["max_us"] / 1000),
                         "<= 20 ms, between frames",
                         _verdict(collect["max_us"] <= COLLECT_TARGET_US)))
-    # Deployed once for every setup (run["deploy"]), or onto each (CircuitPython, and
-    # the JSON of earlier runs).
-    runs = [res["deploy"]] if "deploy" in res else list(setups.values())
+    return out
+
+
+def _deploy_rows(runs: List[Dict[str, Any]]) -> List[Row]:
+    """The deploy's wall time, first and up to date, over the deploys of `runs`."""
+    out: List[Row] = []
     for key, label in (("deploy_first_s", "deploy, first"),
                        ("deploy_again_s", "deploy, up to date")):
         times = [f[key] for f in runs if key in f]
@@ -824,6 +892,59 @@ def missing(kit_path: Optional[str], runtimes: List[str], want_profile: bool) ->
     return problems
 
 
+def measure_runtime(kit: Kit, rt: str, hands: int, rounds: int, jobs: int,
+                    want_profile: bool) -> Tuple[Optional[Dict[str, Any]], Dict[str, str]]:
+    """Every setup of one runtime on emulated Picos: (its run: the setups' figures, the
+    deploy's times, the profile if asked; None if no setup was measured), and why each setup
+    that stopped did."""
+    setups = setups_for(rt)
+    progress("%s: %d setups on emulated Picos, %d at a time; %d hands each"
+             % (RUNTIME_NAMES[rt], len(setups), jobs, hands))
+    deploy_times: Dict[str, Any] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="dealerbutton-bench-") as folder:
+            deployed = None
+            if rt == "micropython":   # (CircuitPython's deploy writes a folder: no board)
+                deployed, deploy_times = deployed_image(kit, Path(folder), progress)
+            done, failed = run_all(kit, setups, hands, rounds, jobs, probe=True,
+                                   want_profile=want_profile, runtime=rt, deployed=deployed)
+    except (BoardError, DeviceError, KitMissing, OSError) as exc:
+        done, failed = {}, {"every setup": str(exc)}
+    if not done:
+        return None, failed
+    run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups if s.key in done}}
+    if deploy_times:
+        run["deploy"] = deploy_times
+    for s in setups:
+        if s.key in done:
+            run["setups"][s.key]["frame_row"] = s.frame_row
+    if want_profile and "cash" in done:
+        run["profile"] = done["cash"].pop("profile", None)
+    return run, failed
+
+
+def report_run(res: Dict[str, Any], errors: Dict[str, Dict[str, str]],
+           json_path: Optional[str]) -> None:
+    """Print the figures' table, say what was not measured, and write the JSON (with the
+    errors, if any) when something was measured."""
+    if res["runtimes"]:
+        res["setups"] = next(iter(res["runtimes"].values()))["setups"]
+        res["table"] = table_data(res)
+        for line in table(res):
+            print(line)
+    print("(%.0f s of wall time; the figures are in emulated time, the same on any machine)"
+          % res["seconds"])
+    if errors:
+        res["errors"] = errors
+        for rt, failed in errors.items():
+            for key, why in failed.items():
+                sys.stderr.write("dealerbutton bench: %s, %s: not measured: %s\n"
+                                 % (RUNTIME_NAMES[rt], key, why))
+    if json_path and res["runtimes"]:
+        Path(json_path).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+        print("%s written%s" % (json_path, " (incomplete: see above)" if errors else ""))
+
+
 def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick: bool = False,
          want_profile: bool = False, jobs: int = 2, runtime: Optional[str] = None) -> int:
     """`dealerbutton bench --board`: every setup on each runtime asked for (micropython,
@@ -843,53 +964,18 @@ def main(kit_path: Optional[str] = None, json_path: Optional[str] = None, quick:
         sys.stderr.write("dealerbutton bench: %s\n" % exc)
         return 1
     hands = 20 if quick else HANDS
-    rounds = 1 if quick else 3
     res: Dict[str, Any] = {"kit": str(kit.source), "hands": hands, "quick": quick,
                            "runtimes": {}}
     errors: Dict[str, Dict[str, str]] = {}
     for rt in runtimes:
-        setups = setups_for(rt)
-        progress("%s: %d setups on emulated Picos, %d at a time; %d hands each"
-                 % (RUNTIME_NAMES[rt], len(setups), jobs, hands))
-        deploy_times: Dict[str, Any] = {}
-        try:
-            with tempfile.TemporaryDirectory(prefix="dealerbutton-bench-") as folder:
-                deployed = None
-                if rt == "micropython":   # (CircuitPython's deploy writes a folder: no board)
-                    deployed, deploy_times = deployed_image(kit, Path(folder), progress)
-                done, failed = run_all(kit, setups, hands, rounds, jobs, probe=True,
-                                       want_profile=want_profile and rt == "micropython",
-                                       runtime=rt, deployed=deployed)
-        except (BoardError, DeviceError, KitMissing, OSError) as exc:
-            done, failed = {}, {"every setup": str(exc)}
+        run, failed = measure_runtime(kit, rt, hands, 1 if quick else 3, jobs,
+                                      want_profile and rt == "micropython")
         if failed:
             errors[rt] = failed
-        if not done:
-            continue
-        run: Dict[str, Any] = {"setups": {s.key: done[s.key] for s in setups if s.key in done}}
-        if deploy_times:
-            run["deploy"] = deploy_times
-        for s in setups:
-            if s.key in done:
-                run["setups"][s.key]["frame_row"] = s.frame_row
-        if want_profile and rt == "micropython" and "cash" in done:
-            res["profile"] = done["cash"].pop("profile", None)
-        res["runtimes"][rt] = run
+        if run is not None:
+            if "profile" in run:
+                res["profile"] = run.pop("profile")
+            res["runtimes"][rt] = run
     res["seconds"] = round(time.monotonic() - started, 1)
-    if res["runtimes"]:
-        res["setups"] = next(iter(res["runtimes"].values()))["setups"]
-        res["table"] = table_data(res)
-        for line in table(res):
-            print(line)
-    print("(%.0f s of wall time; the figures are in emulated time, the same on any machine)"
-          % res["seconds"])
-    if errors:
-        res["errors"] = errors
-        for rt, failed in errors.items():
-            for key, why in failed.items():
-                sys.stderr.write("dealerbutton bench: %s, %s: not measured: %s\n"
-                                 % (RUNTIME_NAMES[rt], key, why))
-    if json_path and res["runtimes"]:
-        Path(json_path).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
-        print("%s written%s" % (json_path, " (incomplete: see above)" if errors else ""))
+    report_run(res, errors, json_path)
     return 1 if errors else 0

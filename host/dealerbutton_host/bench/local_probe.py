@@ -458,52 +458,65 @@ def bench_presses(app, presses, pool, out):
     a press or a frame are the idle poll of 13 buttons."""
     progress("button presses, %d" % presses)
     rng = Rng(4242)
-    strip = app.strip
-    lat = pool["lat"]
-    seat_lat = pool["seat_lat"]
-    deal_lat = pool["deal_lat"]
-    press_b = pool["press_b"]
-    idle_t = pool["idle_t"]
-    idle_b = pool["idle_b"]
     missed = 0
     now = app.now
     for _ in range(presses):
         seat = rng.below(SEATS + 3)
         if seat > SEATS:
             seat = 0  # the next-hand button: deal
-        pin = app.panel.pins[seat]
-        decided = False
-        for step in range(60):
-            if step == 0:
-                pin.level = 0
-            elif step == 20:
-                pin.level = 1
-            now += 5
-            before_press = app.pressed
-            before_show = strip.shows
-            collect()
-            gc.disable()
-            a = mem_alloc()
-            t0 = now_us()
-            app.tick(now)
-            t1 = now_us()
-            b = mem_alloc()
-            gc.enable()
-            if app.pressed != before_press:
-                if strip.shows == before_show:
-                    missed += 1  # a press without a frame in its tick
-                else:
-                    lat.add(elapsed_us(t0, strip.at))
-                    (deal_lat if seat == 0 else seat_lat).add(elapsed_us(t0, strip.at))
-                    press_b.add(b - a)
-                decided = True
-            elif strip.shows == before_show:
-                idle_t.add(elapsed_us(t0, t1))
-                idle_b.add(b - a)
-            if decided and step >= 30:
-                break
-        if not decided:
-            missed += 1
+        now, missed_here = press_and_release(app, seat, now, pool)
+        missed += missed_here
+    bench_saves(app, pool, out)
+    out["press"] = {"time": time_stats(pool["lat"]), "heap": heap_stats(pool["press_b"]),
+                    "missed": missed, "seat": time_stats(pool["seat_lat"]),
+                    "next_hand": time_stats(pool["deal_lat"])}
+    out["idle_tick"] = {"time": time_stats(pool["idle_t"]), "heap": heap_stats(pool["idle_b"])}
+
+
+def press_and_release(app, seat, now, pool):
+    """One press of seat's button (0: the next-hand button) in ticks of 5 ms: the tick that
+    decides it goes to the press figures of pool, a tick without a press or a frame to the
+    idle ones. Returns (the time after it, the presses missed: decided in a tick without a
+    frame, or not decided at all)."""
+    strip = app.strip
+    pin = app.panel.pins[seat]
+    lat = pool["lat"]
+    missed = 0
+    decided = False
+    for step in range(60):
+        if step == 0:
+            pin.level = 0
+        elif step == 20:
+            pin.level = 1
+        now += 5
+        before_press = app.pressed
+        before_show = strip.shows
+        collect()
+        gc.disable()
+        a = mem_alloc()
+        t0 = now_us()
+        app.tick(now)
+        t1 = now_us()
+        b = mem_alloc()
+        gc.enable()
+        if app.pressed != before_press:
+            if strip.shows == before_show:
+                missed += 1  # a press without a frame in its tick
+            else:
+                lat.add(elapsed_us(t0, strip.at))
+                pool["deal_lat" if seat == 0 else "seat_lat"].add(elapsed_us(t0, strip.at))
+                pool["press_b"].add(b - a)
+            decided = True
+        elif strip.shows == before_show:
+            pool["idle_t"].add(elapsed_us(t0, t1))
+            pool["idle_b"].add(b - a)
+        if decided and step >= 30:
+            break
+    return now, missed if decided else missed + 1
+
+
+def bench_saves(app, pool, out):
+    """As many saves of the app's table as pool has room for, each timed and weighed."""
     st = pool["save_t"]
     sb = pool["save_b"]
     saves = len(st.v)
@@ -519,9 +532,6 @@ def bench_presses(app, presses, pool, out):
         st.add(elapsed_us(t0, t1))
         sb.add(b - a)
     out["save"] = {"time": time_stats(st), "heap": heap_stats(sb)}
-    out["press"] = {"time": time_stats(lat), "heap": heap_stats(press_b), "missed": missed,
-                    "seat": time_stats(seat_lat), "next_hand": time_stats(deal_lat)}
-    out["idle_tick"] = {"time": time_stats(idle_t), "heap": heap_stats(idle_b)}
 
 
 def bench_gc(collects, pool, out):
@@ -541,6 +551,35 @@ def bench_state(out):
     from dealerbutton.rules import Table
     from dealerbutton.store import filestore
     progress("saved state size")
+    t, events = full_table(Table)
+    debts = 0
+    taken = 0
+    for s in range(1, SEATS + 1):
+        if t.status(s) != "empty":
+            taken += 1
+        live, dead = t.owes(s)
+        if live or dead:
+            debts += 1
+    fs = MemFlash(keep=True)
+    st = filestore.Store(fs)
+    st.seq = events - 1
+    size = st.save(t.to_dict())
+    data = fs.files[filestore.NAME]
+    d, seq, problem = filestore.parse(data)
+    ok = problem is None and seq == events and d is not None
+    if ok:
+        ok = Table.from_dict(d).to_dict() == t.to_dict()
+    head, payload = st.encode(widest_table(t.to_dict()), 9999999)
+    worst = len(head) + len(payload) + 1 - len("%d" % filestore.checksum(filestore.FORMAT, 9999999, payload))
+    worst += 10  # the CRC at its widest, 10 digits
+    out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
+                    "players_owing": debts, "round_trip": ok, "seq": seq}
+
+
+def full_table(Table):
+    """A 12-seat table after 400 rounds of random events and deals, then filled: every seat
+    taken; three players away long enough to owe both blinds, two new players waiting (one
+    posts, one waits for the big blind). Returns (the table, the events played on it)."""
     rng = Rng(99)
     t = Table(SEATS, "dead", (10, 20))
     for s in range(1, SEATS + 1):
@@ -555,8 +594,6 @@ def bench_state(out):
         if present(t) >= 2:
             t.deal()
             events += 1
-    # A full table: every seat taken; three players away long enough to owe both blinds,
-    # two new players waiting (one posts, one waits for the big blind).
     for s in range(1, SEATS + 1):
         if t.status(s) == "empty":
             t.sit(s, True)
@@ -578,27 +615,13 @@ def bench_state(out):
         t.leave(s)
         t.sit(s, s == 5)
         events += 2
-    debts = 0
-    taken = 0
-    for s in range(1, SEATS + 1):
-        if t.status(s) != "empty":
-            taken += 1
-        live, dead = t.owes(s)
-        if live or dead:
-            debts += 1
-    fs = MemFlash(keep=True)
-    st = filestore.Store(fs)
-    st.seq = events - 1
-    size = st.save(t.to_dict())
-    data = fs.files[filestore.NAME]
-    d, seq, problem = filestore.parse(data)
-    ok = problem is None and seq == events and d is not None
-    if ok:
-        ok = Table.from_dict(d).to_dict() == t.to_dict()
-    # The widest file: a million hands, ten million saves, the biggest stakes config.json
-    # takes, every seat taken by a player holding everything a player can hold, every seat in
-    # every seat list, every seat posting every kind of post.
-    d = t.to_dict()
+    return t, events
+
+
+def widest_table(d):
+    """The saved form d with every number at its widest: a million hands, ten million saves,
+    the biggest stakes config.json takes, every seat taken by a player holding everything a
+    player can hold, every seat in every seat list, every seat posting every kind of post."""
     d["hands"] = 999999
     d["level"] = d["hand_level"] = [1000000, 1000000, 1000000, "button"]
     d["button_blind"] = 1000000
@@ -614,11 +637,7 @@ def bench_state(out):
     d["travel"] = SEATS
     d["posts"] = [{"seat": s, "live": ["half_kill", "bb", "button_blind"],
                    "dead": ["sb", "sb", "ante", "button_blind"]} for s in range(1, SEATS + 1)]
-    head, payload = st.encode(d, 9999999)
-    worst = len(head) + len(payload) + 1 - len("%d" % filestore.checksum(filestore.FORMAT, 9999999, payload))
-    worst += 10  # the CRC at its widest, 10 digits
-    out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
-                    "players_owing": debts, "round_trip": ok, "seq": seq}
+    return d
 
 
 def checked_config(d):

@@ -186,34 +186,45 @@ def next_text(c: dict, first: str = "next: ") -> str:
         nxt["level"], nxt["sb"], nxt["bb"], nxt["ante"], nxt.get("minutes", 0))
 
 
+class Screen:
+    """Positioned strings (y, x, text, style), each cut to a width x height screen."""
+
+    def __init__(self, width: int, height: int):
+        self.width = width
+        self.height = height
+        self.items: List[Item] = []
+
+    def put(self, y, x, text, style=None):
+        if 0 <= y < self.height and 0 <= x < self.width and text:
+            self.items.append((y, x, text[: self.width - x], style))
+
+    def centre(self, y, text, style=None):
+        self.put(y, max(0, (self.width - len(text)) // 2), text, style)
+
+    def block(self, y, text, sx, sy, style) -> int:
+        """text in large characters (plain if it does not fit) from row y; the next row."""
+        for row in big_rows(text, sx, sy) if sy else [text]:
+            self.centre(y, row, style)
+            y += 1
+        return y
+
+
 def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it."""
-    items: List[Item] = []
+    screen = Screen(width, height)
+    screen.put(0, 0, model.title, "bold")
+    if model.clock is None:
+        screen.centre(height // 2, "(waiting for the clock)", "dim")
+    else:
+        draw_clock(screen, model, model.clock, now)
+    footer(screen, model)
+    return screen.items
 
-    def put(y, x, text, style=None):
-        if 0 <= y < height and 0 <= x < width and text:
-            items.append((y, x, text[: width - x], style))
 
-    def centre(y, text, style=None):
-        put(y, max(0, (width - len(text)) // 2), text, style)
-
-    def footer():
-        """The last line: what is wrong, else the last clock event; and how to quit."""
-        keys = "q: quit"
-        room = max(0, width - len(keys) - 2)
-        if model.connection or model.error:
-            put(height - 1, 0, (model.connection or model.error)[:room], "error")
-        elif model.last_event:
-            put(height - 1, 0, ("last: " + model.last_event)[:room], "dim")
-        put(height - 1, max(0, width - len(keys) - 1), keys, "reverse")
-
-    put(0, 0, model.title, "bold")
-    c = model.clock
-    if c is None:
-        centre(height // 2, "(waiting for the clock)", "dim")
-        footer()
-        return items
-
+def draw_clock(screen: Screen, model: ClockModel, c: dict, now: float) -> None:
+    """The level, the time left and the blinds in large characters, then the ante and the
+    next level, centred between the title and the footer."""
+    width, height = screen.width, screen.height
     ms = model.ms_left(now)
     on_break = c["break"]
     paused = not c["running"]
@@ -236,30 +247,37 @@ def layout(model: ClockModel, width: int, height: int, now: float) -> List[Item]
     used += 1 + (5 * b_sy if b_sy else 1)
     y = 2 + max(0, (rows - used) // 2)
 
-    coming = c.get("next") is not None and ms <= 60000 and not paused
-    if paused:
-        time_style = "bold" if int(now) % 2 == 0 else "dim"  # blinks while paused
-    else:
-        time_style = "error" if coming else "bold"
-    if model.connection:
-        time_style = "dim"  # the last time heard of: the device may have paused meanwhile
-
-    def block(y, text, sx, sy, style):
-        """text in large characters (plain if it does not fit) from row y; the next row."""
-        for row in big_rows(text, sx, sy) if sy else [text]:
-            centre(y, row, style)
-            y += 1
-        return y
-
-    centre(1, label, "reverse" if paused else "bold")
-    y = block(y, time_text, time_sx, time_sy, time_style) + 1
-    y = block(y, big2, b_sx, b_sy, "error" if now < model.flash_until else "bold")
+    screen.centre(1, label, "reverse" if paused else "bold")
+    y = screen.block(y, time_text, time_sx, time_sy, time_style(model, c, ms, now)) + 1
+    y = screen.block(y, big2, b_sx, b_sy, "error" if now < model.flash_until else "bold")
     for line in below:
         if y < height - 1:
-            centre(y, line, "bold")
+            screen.centre(y, line, "bold")
         y += 1
-    footer()
-    return items
+
+
+def time_style(model: ClockModel, c: dict, ms: int, now: float) -> str:
+    """The time left blinks while paused, shows red in the last minute before a new level,
+    and dims while the device is not heard (the time last heard of)."""
+    if model.connection:
+        return "dim"  # the last time heard of: the device may have paused meanwhile
+    paused = not c["running"]
+    if paused:
+        return "bold" if int(now) % 2 == 0 else "dim"  # blinks while paused
+    coming = c.get("next") is not None and ms <= 60000
+    return "error" if coming else "bold"
+
+
+def footer(screen: Screen, model: ClockModel) -> None:
+    """The last line: what is wrong, else the last clock event; and how to quit."""
+    width, height = screen.width, screen.height
+    keys = "q: quit"
+    room = max(0, width - len(keys) - 2)
+    if model.connection or model.error:
+        screen.put(height - 1, 0, (model.connection or model.error)[:room], "error")
+    elif model.last_event:
+        screen.put(height - 1, 0, ("last: " + model.last_event)[:room], "dim")
+    screen.put(height - 1, max(0, width - len(keys) - 1), keys, "reverse")
 
 
 # -- the screen ---------------------------------------------------------------------------

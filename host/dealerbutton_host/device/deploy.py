@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from .emulator import firmware_dir, package_dir
 
@@ -406,20 +406,29 @@ def stale_files(listings: Dict[str, Optional[List[str]]], items: List[Item]) -> 
     return gone
 
 
+class Work(NamedTuple):
+    """What a deploy does on the board it has probed: the files to copy (each with why),
+    the stale ones to remove, how many are up to date, whether umqtt.simple is installed
+    with mip, and the folders to make."""
+
+    todo: List[Tuple[Item, str]]
+    stale: List[str]
+    same: int
+    install: bool
+    make_target: bool
+    make_folders: List[str]   # the package's folders the board lacks, parents first
+
+
 def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[str] = None,
            target: str = "/", reset: bool = True, out: Callable[[str], None] = print) -> int:
+    """Compile the firmware and copy what changed to the board on `port` (the first USB one
+    if None), then reset it (or leave it at its REPL); dry_run: say what would be done."""
     items = build(config, target, out)
     if port is None:
         port = find_board()
         if port is None:
             if dry_run:
-                out("no board found (no USB serial device): would copy every file")
-                if any(Path(i.remote).name == "net.mpy" for i in items):
-                    out("would install %s %s with mip from %s -> %s"
-                        % (umqtt_pin() + (mip_index(), join(target, "lib"))))
-                for item in items:
-                    out("would copy %-28s -> %s (%d bytes)" % (item.label, item.remote,
-                                                               len(item.data)))
+                say_every_copy(items, target, out)
                 return 0
             raise DeployError("no board found: no USB serial device is plugged in. Connect "
                               "the Pico (with MicroPython flashed) or give --port PORT")
@@ -428,66 +437,15 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
     try:
         if board.handed_over:
             out("the app on %s left the serial line to the REPL (repl command)" % port)
-        dirs = [target.rstrip("/") or "/"] + folders(items)
-        network = any(Path(i.remote).name == "net.mpy" for i in items)
-        name, platform, mpy, hashes, top, listings, wifi = board.probe(
-            [i.remote for i in items] + umqtt_paths(target), dirs)
-        have_umqtt = any(h is not None for h in hashes[len(items):])
-        if network and not wifi:
-            # A Pico, not a Pico W: net.py says so at power-up and the table runs on.
-            out("network: the board on %s has no Wi-Fi (no network module): umqtt.simple is "
-                "not installed, and the table will run without the network" % port)
-        install = network and wifi and not have_umqtt
-        hashes = hashes[:len(items)]
-        if name != "micropython":
-            raise DeployError("the board on %s runs %s, not MicroPython: this deploy copies "
-                              "MicroPython .mpy files" % (port, name))
-        ours = mpy_version(items)
-        if mpy and (mpy & 0xFF) != ours:
-            raise DeployError("the board's MicroPython loads .mpy version %d, mpy-cross made "
-                              "version %d: flash MicroPython 1.22 or later on the board"
-                              % (mpy & 0xFF, ours))
-        out("connected to MicroPython on %s (platform %s)" % (port, platform))
-        todo = plan(items, hashes)
-        stale = stale_files(dict(zip(dirs[1:], listings, strict=True)), items)
-        same = len(items) - len(todo)
-        umqtt = "%s %s" % umqtt_pin()
-        if network and wifi and have_umqtt:
-            out("%s: already on the board (%s)" % (umqtt, join(target, "lib/umqtt")))
+        work = work_on(board, port, items, target, out)
         if dry_run:
-            if install:
-                out("would install %s with mip from %s -> %s" % (umqtt, mip_index(),
-                                                                 join(target, "lib")))
-            for item, why in todo:
-                out("would copy %-28s -> %s (%s, %d bytes)" % (item.label, item.remote, why,
-                                                               len(item.data)))
-            for path in stale:
-                out("would remove %s" % path)
-            out("%d files up to date; would copy %d, remove %d" % (same, len(todo), len(stale)))
+            say_work(work, target, out)
             if reset:  # reading the files interrupted the app: start it again
                 out("board: %s (restarting the app)" % board.reset())
             else:
                 board.leave_raw_repl()
             return 0
-        if top is None and dirs[0] != "/":
-            board.mkdir(dirs[0])
-        if install:
-            install_umqtt(board, target, out)  # first: if it fails, nothing else changed
-        for folder, names in zip(dirs[1:], listings, strict=True):
-            if names is None:   # (a package's folder after its parent's)
-                board.mkdir(folder)
-        for n, (item, why) in enumerate(todo, 1):
-            board.put(item)
-            out("[%d/%d] copied %s -> %s (%s, %d bytes)" % (n, len(todo), item.label,
-                                                            item.remote, why, len(item.data)))
-        for path in stale:
-            board.remove(path)
-            out("removed %s" % path)
-        if todo or stale:
-            out("%d %s copied, %d removed, %d up to date"
-                % (len(todo), "file" if len(todo) == 1 else "files", len(stale), same))
-        else:
-            out("board is up to date (%d files)" % same)
+        do_work(board, work, target, out)
         if reset:
             out("board: %s" % board.reset())
         else:
@@ -495,3 +453,84 @@ def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[s
         return 0
     finally:
         board.close()
+
+
+def say_every_copy(items: List[Item], target: str, out: Callable[[str], None]) -> None:
+    """A dry run with no board to compare with: every file would be copied."""
+    out("no board found (no USB serial device): would copy every file")
+    if any(Path(i.remote).name == "net.mpy" for i in items):
+        out("would install %s %s with mip from %s -> %s"
+            % (umqtt_pin() + (mip_index(), join(target, "lib"))))
+    for item in items:
+        out("would copy %-28s -> %s (%d bytes)" % (item.label, item.remote, len(item.data)))
+
+
+def work_on(board: Board, port: str, items: List[Item], target: str,
+            out: Callable[[str], None]) -> Work:
+    """Probe the board (its runtime, its .mpy version, the files it has, its Wi-Fi) and work
+    out what to copy, remove, install and make there; DeployError if it cannot take the
+    files."""
+    dirs = [target.rstrip("/") or "/"] + folders(items)
+    network = any(Path(i.remote).name == "net.mpy" for i in items)
+    name, platform, mpy, hashes, top, listings, wifi = board.probe(
+        [i.remote for i in items] + umqtt_paths(target), dirs)
+    have_umqtt = any(h is not None for h in hashes[len(items):])
+    if network and not wifi:
+        # A Pico, not a Pico W: net.py says so at power-up and the table runs on.
+        out("network: the board on %s has no Wi-Fi (no network module): umqtt.simple is "
+            "not installed, and the table will run without the network" % port)
+    hashes = hashes[:len(items)]
+    if name != "micropython":
+        raise DeployError("the board on %s runs %s, not MicroPython: this deploy copies "
+                          "MicroPython .mpy files" % (port, name))
+    ours = mpy_version(items)
+    if mpy and (mpy & 0xFF) != ours:
+        raise DeployError("the board's MicroPython loads .mpy version %d, mpy-cross made "
+                          "version %d: flash MicroPython 1.22 or later on the board"
+                          % (mpy & 0xFF, ours))
+    out("connected to MicroPython on %s (platform %s)" % (port, platform))
+    todo = plan(items, hashes)
+    if network and wifi and have_umqtt:
+        out("%s %s: already on the board (%s)" % (umqtt_pin() + (join(target, "lib/umqtt"),)))
+    listed = dict(zip(dirs[1:], listings, strict=True))
+    return Work(todo, stale_files(listed, items), len(items) - len(todo),
+                network and wifi and not have_umqtt, top is None and dirs[0] != "/",
+                [folder for folder in dirs[1:] if listed[folder] is None])
+
+
+def say_work(work: Work, target: str, out: Callable[[str], None]) -> None:
+    """A dry run: what would be installed, copied and removed."""
+    if work.install:
+        out("would install %s %s with mip from %s -> %s"
+            % (umqtt_pin() + (mip_index(), join(target, "lib"))))
+    for item, why in work.todo:
+        out("would copy %-28s -> %s (%s, %d bytes)" % (item.label, item.remote, why,
+                                                       len(item.data)))
+    for path in work.stale:
+        out("would remove %s" % path)
+    out("%d files up to date; would copy %d, remove %d"
+        % (work.same, len(work.todo), len(work.stale)))
+
+
+def do_work(board: Board, work: Work, target: str, out: Callable[[str], None]) -> None:
+    """Make the folders, install umqtt.simple first (if it fails, nothing else changed),
+    copy the files that changed and remove the stale ones, saying each."""
+    if work.make_target:
+        board.mkdir(target.rstrip("/") or "/")
+    if work.install:
+        install_umqtt(board, target, out)  # first: if it fails, nothing else changed
+    for folder in work.make_folders:
+        board.mkdir(folder)
+    todo, stale = work.todo, work.stale
+    for n, (item, why) in enumerate(todo, 1):
+        board.put(item)
+        out("[%d/%d] copied %s -> %s (%s, %d bytes)" % (n, len(todo), item.label,
+                                                        item.remote, why, len(item.data)))
+    for path in stale:
+        board.remove(path)
+        out("removed %s" % path)
+    if todo or stale:
+        out("%d %s copied, %d removed, %d up to date"
+            % (len(todo), "file" if len(todo) == 1 else "files", len(stale), work.same))
+    else:
+        out("board is up to date (%d files)" % work.same)

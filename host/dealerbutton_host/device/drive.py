@@ -213,6 +213,9 @@ def config_action(drive: Path, config: Item, named: bool, dry_run: bool,
 def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None,
                  out: Callable[[str], None] = print,
                  ask: Callable[[str], bool] = ask_yes) -> int:
+    """Copy what changed onto a CircuitPython board's CIRCUITPY drive (or into a folder),
+    remove what is stale, make the saved table's blank copies; dry_run: say what would be
+    done."""
     root = Path(drive)
     if not root.is_dir():
         raise DeployError("no drive at %s: give the folder where the CIRCUITPY drive is "
@@ -225,19 +228,9 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
     else:
         out("folder %s: no boot_out.txt, so not a drive CircuitPython has started from; "
             "writing a drive's files into it" % drive)
-    todo = []
-    for item in items:
-        have = read(root / item.remote)
-        if have != item.data:
-            todo.append((item, "new" if have is None else "changed"))
-    why = config_action(root, config_item, config is not None, dry_run, out, ask)
-    if why:
-        todo.insert(len(todo) - 2, (config_item, why))   # before boot.py and code.py
+    todo, same = drive_todo(root, items, config_item, config is not None, dry_run, out, ask)
     gone = stale(root, items)
     copies = state_copies(root)
-    total = len(items) + 1
-    same = total - len(todo) - (1 if why is None and read(root / CONFIG) != config_item.data
-                                else 0)
     if dry_run:
         for item, reason in todo:
             out("would copy %-32s -> %s (%s, %d bytes)" % (item.label, root / item.remote,
@@ -248,6 +241,44 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
             out("would make %s (blank: %s)" % (path, state_role(path)))
         out("%d files up to date; would copy %d, remove %d" % (same, len(todo), len(gone)))
         return 0
+    write_drive(root, todo, gone, copies, out)
+    if todo or gone:
+        out("%d %s copied, %d removed, %d up to date"
+            % (len(todo), "file" if len(todo) == 1 else "files", len(gone), same))
+    else:
+        out("drive is up to date (%d files)" % same)
+    if found and (todo or gone):
+        out("CircuitPython restarts code.py by itself once the copy settles; eject the drive "
+            "before unplugging the board")
+        if any(item.remote == "boot.py" for item, _ in todo):
+            out("boot.py changed: it runs at power-up only; press the board's reset button "
+                "(or unplug it and plug it in) for it to take effect")
+    return 0
+
+
+def drive_todo(root: Path, items: List[Item], config_item: Item, named: bool, dry_run: bool,
+               out: Callable[[str], None], ask: Callable[[str], bool]
+               ) -> Tuple[List[Tuple[Item, str]], int]:
+    """The files to copy onto the drive, each with why ("new", "changed"; config.json as
+    config_action decides, before boot.py and code.py), and how many are up to date."""
+    todo = []
+    for item in items:
+        have = read(root / item.remote)
+        if have != item.data:
+            todo.append((item, "new" if have is None else "changed"))
+    why = config_action(root, config_item, named, dry_run, out, ask)
+    if why:
+        todo.insert(len(todo) - 2, (config_item, why))   # before boot.py and code.py
+    total = len(items) + 1
+    same = total - len(todo) - (1 if why is None and read(root / CONFIG) != config_item.data
+                                else 0)
+    return todo, same
+
+
+def write_drive(root: Path, todo: List[Tuple[Item, str]], gone: List[Path], copies: List[Path],
+                out: Callable[[str], None]) -> None:
+    """Copy the files, remove the stale ones, make the blank copies, and flush the drive,
+    saying each."""
     for n, (item, reason) in enumerate(todo, 1):
         write(root, item)
         out("[%d/%d] copied %s -> %s (%s, %d bytes)" % (n, len(todo), item.label,
@@ -264,15 +295,3 @@ def deploy_drive(drive: str, dry_run: bool = False, config: Optional[str] = None
         out("made %s (blank: %s, written in place by the board)" % (path, state_role(path)))
     if hasattr(os, "sync"):
         os.sync()
-    if todo or gone:
-        out("%d %s copied, %d removed, %d up to date"
-            % (len(todo), "file" if len(todo) == 1 else "files", len(gone), same))
-    else:
-        out("drive is up to date (%d files)" % same)
-    if found and (todo or gone):
-        out("CircuitPython restarts code.py by itself once the copy settles; eject the drive "
-            "before unplugging the board")
-        if any(item.remote == "boot.py" for item, _ in todo):
-            out("boot.py changed: it runs at power-up only; press the board's reset button "
-                "(or unplug it and plug it in) for it to take effect")
-    return 0

@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .client import Client, CommandError, DeviceClosed, DeviceError
 from .keys import SEAT_KEYS, KeySequence
@@ -391,6 +391,40 @@ def fitted(lines: Sequence[Tuple[str, object]], width: int) -> List[Tuple[str, o
             for part in wrap_lines([line], width, indent=2)]
 
 
+class Screen:
+    """Positioned strings (y, x, text, style) cut to a width x height screen (a string that
+    starts left of it loses its first characters)."""
+
+    def __init__(self, width: int, height: int):
+        self.width = width
+        self.height = height
+        self.items: List[Item] = []
+
+    def put(self, y, x, text, style=None):
+        if 0 <= y < self.height and x < self.width:
+            if x < 0:
+                text, x = text[-x:], 0
+            self.items.append((y, x, text[: max(0, self.width - x)], style))
+
+
+class Rows(NamedTuple):
+    """How the rows of a screen are shared out: the seats' rows and legend, the largest
+    ring the width allows, the clock's and the last hand's lines (their blocks 0 when left
+    out), the device's notices and the event rows, and the rows left between the top two
+    and the events (the ring's and the right-hand panel's)."""
+
+    seat_rows: List[dict]
+    legend: List[str]
+    widest_ring: int
+    clock_text: Sequence[Tuple[str, object]]
+    clock_block: int
+    hand_text: List[str]
+    hand_block: int
+    notice: List[str]
+    log_rows: int
+    room: int
+
+
 def layout(model: TableModel, width: int, height: int, mode: str = "keys",
            prompt: str = "", now: Optional[float] = None, hint: str = "") -> List[Item]:
     """The whole screen as positioned strings; curses-free so tests can read it.
@@ -399,22 +433,26 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
     legend, a tournament's clock and the last hand (right); the events below; the prompt
     and the help line at the bottom. When rows are short the events shrink to 3 lines,
     then the last hand, the legend and then the clock are left out."""
-    items: List[Item] = []
+    screen = Screen(width, height)
     now = time.monotonic() if now is None else now
-
-    def put(y, x, text, style=None):
-        if 0 <= y < height and x < width:
-            if x < 0:
-                text, x = text[-x:], 0
-            items.append((y, x, text[: max(0, width - x)], style))
-
-    cfg = model.config or {}
-    seats = model.seats()
-    put(0, 0, title_line(model, width), "bold")
+    screen.put(0, 0, title_line(model, width), "bold")
     if model.connection:
-        put(1, 0, model.connection, "error")
+        screen.put(1, 0, model.connection, "error")
+    rows = share_rows(model, width, height, now)
+    ring_h = max(5, rows.room)
+    radius = min(rows.widest_ring, max(2, (ring_h - 3) // 2))
+    draw_ring(screen, model, radius, 2 + (ring_h - 1) // 2, 2 * radius + 6)
+    draw_panel(screen, model, rows, 4 * radius + 15)
+    draw_events(screen, model, rows)
+    if mode == "command":
+        screen.put(height - 2, 0, "> " + prompt, "reverse")
+    screen.put(height - 1, 0, help_text(mode, model.seats(), width, model.drawing, hint),
+               "reverse")
+    return screen.items
 
-    # The right-hand panel: how many rows each part takes, and what fits.
+
+def share_rows(model: TableModel, width: int, height: int, now: float) -> Rows:
+    """How many rows each part of the screen takes, and what fits (see layout())."""
     rows = model.seat_rows()
     words = {status_word(row) for row in rows}
     legend = [text for word, text in LEGEND if any(w.startswith(word) for w in words)]
@@ -449,51 +487,56 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         legend = []
     if need > room:
         clock_block = 0
+    return Rows(rows, legend, widest_ring, clock_text, clock_block, hand_text, hand_block,
+                notice, log_rows, room)
 
-    # The ring, on the left: a circle of LED cells (2 columns each) with seat numbers.
-    ring_h = max(5, room)
-    radius = min(widest_ring, max(2, (ring_h - 3) // 2))
-    panel_x = 4 * radius + 13
-    cy, cx = 2 + (ring_h - 1) // 2, 2 * radius + 6
+
+def draw_ring(screen: Screen, model: TableModel, radius: int, cy: int, cx: int) -> None:
+    """The ring, on the left: a circle of LED cells (2 columns each) centred on (cy, cx),
+    the seat numbers round it, and in its middle the draw or the hand's positions."""
+    cfg = model.config or {}
+    seats = model.seats()
     nleds = len(model.leds) or int(cfg.get("leds", 0) or 0)
-    if seats and nleds >= seats:
-        led_turn, seat_turn = ring_positions(nleds, seats, int(cfg.get("offset", 0) or 0),
-                                             cfg.get("direction") == "ccw")
-        brightness = int(cfg.get("brightness", 255) or 255)
-        for i, turn in enumerate(led_turn):
-            a = 2 * math.pi * turn
-            y = cy - int(round(radius * math.cos(a)))
-            x = cx + int(round(2 * radius * math.sin(a))) - 1
-            rgb = model.leds[i] if i < len(model.leds) else (0, 0, 0)
-            if rgb == (0, 0, 0):
-                put(y, x, "..", "dim")
-            else:
-                put(y, x, LED_GLYPH, ("led", shown(rgb, brightness)))
-        for s in range(1, seats + 1):
-            a = 2 * math.pi * seat_turn[s]
-            y = cy - int(round((radius + 1.2) * math.cos(a)))
-            x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
-            label = "%d" % s
-            put(y, x - len(label) // 2, label, "bold")
-        if model.drawing:
-            for k, line in enumerate(("DRAW", "press the seat", "that won it")):
-                put(cy - 1 + k, cx - len(line) // 2, line, "bold" if k == 0 else None)
-        elif model.hand:
-            h = model.hand
-            put(cy - 1, cx - 3, "hand %d" % h.get("n", 0), "bold")
-            if h.get("sb") is None:
-                roles = "D%s BB%s, no SB" % (h.get("button"), h.get("bb"))
-            else:
-                roles = "D%s SB%s BB%s" % (h.get("button"), h.get("sb"), h.get("bb"))
-            put(cy, cx - 5, roles)
-    else:
-        put(cy, 2, "(waiting for the device)", "dim")
+    if not (seats and nleds >= seats):
+        screen.put(cy, 2, "(waiting for the device)", "dim")
+        return
+    led_turn, seat_turn = ring_positions(nleds, seats, int(cfg.get("offset", 0) or 0),
+                                         cfg.get("direction") == "ccw")
+    brightness = int(cfg.get("brightness", 255) or 255)
+    for i, turn in enumerate(led_turn):
+        a = 2 * math.pi * turn
+        y = cy - int(round(radius * math.cos(a)))
+        x = cx + int(round(2 * radius * math.sin(a))) - 1
+        rgb = model.leds[i] if i < len(model.leds) else (0, 0, 0)
+        if rgb == (0, 0, 0):
+            screen.put(y, x, "..", "dim")
+        else:
+            screen.put(y, x, LED_GLYPH, ("led", shown(rgb, brightness)))
+    for s in range(1, seats + 1):
+        a = 2 * math.pi * seat_turn[s]
+        y = cy - int(round((radius + 1.2) * math.cos(a)))
+        x = cx + int(round(2 * (radius + 2.2) * math.sin(a)))
+        label = "%d" % s
+        screen.put(y, x - len(label) // 2, label, "bold")
+    if model.drawing:
+        for k, line in enumerate(("DRAW", "press the seat", "that won it")):
+            screen.put(cy - 1 + k, cx - len(line) // 2, line, "bold" if k == 0 else None)
+    elif model.hand:
+        h = model.hand
+        screen.put(cy - 1, cx - 3, "hand %d" % h.get("n", 0), "bold")
+        if h.get("sb") is None:
+            roles = "D%s BB%s, no SB" % (h.get("button"), h.get("bb"))
+        else:
+            roles = "D%s SB%s BB%s" % (h.get("button"), h.get("sb"), h.get("bb"))
+        screen.put(cy, cx - 5, roles)
 
-    # The seats, on the right.
-    x0 = panel_x + 2
-    roles_width = width - x0 - len(SEAT_ROW % (0, "", "", ""))
-    put(2, x0, SEAT_HEADER, "bold")
-    for i, row in enumerate(rows):
+
+def draw_panel(screen: Screen, model: TableModel, rows: Rows, x0: int) -> None:
+    """The right-hand panel from column x0: a row per seat, the legend, a tournament's
+    clock and the last hand, as many of them as rows.share_rows() kept."""
+    roles_width = screen.width - x0 - len(SEAT_ROW % (0, "", "", ""))
+    screen.put(2, x0, SEAT_HEADER, "bold")
+    for i, row in enumerate(rows.seat_rows):
         seat = int(row.get("seat", i + 1))
         owes = row.get("owes") or [0, 0]
         owes_text = money(owes) if (owes[0] or owes[1]) else "-"
@@ -501,32 +544,31 @@ def layout(model: TableModel, width: int, height: int, mode: str = "keys",
         roles = model.roles(seat) + marks_text(row)
         if len(roles) > roles_width:
             roles = model.roles(seat, short=True) + marks_text(row)
-        put(3 + i, x0, SEAT_ROW % (seat, status, owes_text, roles),
-            "dim" if status == "empty" else None)
-    y = 3 + max(len(rows), 1)
-    for j, text in enumerate(legend):
-        put(y + j, x0, text, "dim")
-    y += len(legend) + 1
-    if clock_block:         # the panel as drawn is as wide as planned, or wider
-        for j, (line, style) in enumerate(fitted(clock_text, width - x0)):
-            put(y + j, x0, line, style)
-        y += clock_block    # its lines, a blank line
-    if hand_block:
-        for j, line in enumerate(hand_text):
-            put(y + j, x0, line)
+        screen.put(3 + i, x0, SEAT_ROW % (seat, status, owes_text, roles),
+                   "dim" if status == "empty" else None)
+    y = 3 + max(len(rows.seat_rows), 1)
+    for j, text in enumerate(rows.legend):
+        screen.put(y + j, x0, text, "dim")
+    y += len(rows.legend) + 1
+    if rows.clock_block:    # the panel as drawn is as wide as planned, or wider
+        for j, (line, style) in enumerate(fitted(rows.clock_text, screen.width - x0)):
+            screen.put(y + j, x0, line, style)
+        y += rows.clock_block    # its lines, a blank line
+    if rows.hand_block:
+        for j, line in enumerate(rows.hand_text):
+            screen.put(y + j, x0, line)
 
-    # Events and the help line, at the bottom.
-    log_top = height - 2 - log_rows
-    put(log_top - 1, 0, "events", "bold")
-    for j, line in enumerate(notice):
-        put(log_top + j, 0, line, "dim" if line == DISMISS else "error")
-    for j, line in enumerate(log_lines(model, width, log_rows - len(notice))):
-        put(log_top + len(notice) + j, 0, line,
-            "error" if (" err " in line or "* error" in line) else None)
-    if mode == "command":
-        put(height - 2, 0, "> " + prompt, "reverse")
-    put(height - 1, 0, help_text(mode, seats, width, model.drawing, hint), "reverse")
-    return items
+
+def draw_events(screen: Screen, model: TableModel, rows: Rows) -> None:
+    """The events at the bottom, above the prompt and help lines: the device's notices
+    first, then the newest events that fit."""
+    log_top = screen.height - 2 - rows.log_rows
+    screen.put(log_top - 1, 0, "events", "bold")
+    for j, line in enumerate(rows.notice):
+        screen.put(log_top + j, 0, line, "dim" if line == DISMISS else "error")
+    for j, line in enumerate(log_lines(model, screen.width, rows.log_rows - len(rows.notice))):
+        screen.put(log_top + len(rows.notice) + j, 0, line,
+                   "error" if (" err " in line or "* error" in line) else None)
 
 
 def log_lines(model: TableModel, width: int, rows: int) -> List[str]:
@@ -641,51 +683,141 @@ def run(connector: Connector, model: TableModel, start_mode: str = "keys",
     """The interactive view; always gives the terminal back in its old state."""
     need_terminal()
     try:
-        return curses.wrapper(_loop, connector, model, start_mode, can_quit_with_q)
+        return curses.wrapper(lambda stdscr: LiveView(stdscr, connector, model, start_mode,
+                                                      can_quit_with_q).run())
     except curses.error as e:
         raise NoTerminal("the terminal cannot show the live view (TERM=%s: %s)"
                          % (os.environ.get("TERM", ""), e)) from None
 
 
-def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
-          can_quit_with_q: bool) -> int:
-    try:
-        curses.curs_set(0)
-    except curses.error:
-        pass
-    stdscr.keypad(True)
-    stdscr.timeout(30)
-    colours = _Colours()
-    mode = start_mode
-    prompt = ""
-    history: List[str] = []
-    keys = KeySequence()
-    client: Optional[Client] = None
-    attempted = False
-    next_try = 0.0
-    next_refresh = 0.0
-    redraw = True
+class LiveView:
+    """The view on a curses screen until quit: it connects to the device (again after a
+    loss, when the connector reconnects), polls it, redraws when something changed, and
+    turns keys into button presses, or, in command mode, into typed protocol commands."""
 
-    def lost(why: str):
-        nonlocal client
-        if client is not None:
-            client.close()
-        client = None
-        if connector.reconnect:  # a board that resets: its port goes away and comes back
-            model.connection = "disconnected; waiting for %s" % connector.describe
+    def __init__(self, stdscr, connector: Connector, model: TableModel, start_mode: str,
+                 can_quit_with_q: bool):
+        self.stdscr = stdscr
+        self.connector = connector
+        self.model = model
+        self.can_quit_with_q = can_quit_with_q
+        self.mode = start_mode
+        self.prompt = ""
+        self.history: List[str] = []
+        self.keys = KeySequence()
+        self.client: Optional[Client] = None
+        self.attempted = False
+        self.next_try = 0.0
+        self.next_refresh = 0.0
+        self.redraw = True
+
+    def run(self) -> int:
+        """The loop: the exit status when the user quits (0)."""
+        try:
+            curses.curs_set(0)
+        except curses.error:
+            pass
+        self.stdscr.keypad(True)
+        self.stdscr.timeout(30)
+        colours = _Colours()
+        try:
+            while True:
+                now = time.monotonic()
+                self.connect_when_due(now)
+                if self.connector.extra_poll:
+                    self.connector.extra_poll(self.model)
+                self.poll(now)
+                if self.redraw:
+                    height, width = self.stdscr.getmaxyx()
+                    draw(self.stdscr, colours, layout(self.model, width, height, self.mode,
+                                                      self.prompt, hint=self.keys.hint()))
+                    self.redraw = False
+                try:
+                    key = self.stdscr.get_wch()
+                except curses.error:
+                    continue
+                status = self.on_key(key)
+                if status is not None:
+                    return status
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            if self.client is not None:
+                self.client.close()
+
+    def connect_when_due(self, now: float) -> None:
+        """Connect when there is no client: once, or every half second when the connector
+        reconnects (every 3 s to a port that answers but is not the app)."""
+        model, connector = self.model, self.connector
+        if not (self.client is None and now >= self.next_try
+                and (connector.reconnect or not self.attempted)):
+            return
+        self.attempted = True
+        self.next_try = now + 0.5
+        try:
+            client = self.client = connector.connect()
+            client.on_event = model.on_event
+            client.on_other = model.on_other
+            model.connection = ""
+            model.config = None
+            model.dirty = True
+            model.drawing = False
+            model.note("connected to %s" % connector.describe)
+            for line in client.take_events():  # its start-up lines among them
+                model.on_event(line)
+        except DeviceError as e:
+            if not connector.reconnect:
+                model.connection = "cannot start the device: %s (q to quit)" % e
+                model.note(model.connection)
+            elif isinstance(e, DeviceClosed) and e.absent:  # no port (yet)
+                model.connection = "disconnected; waiting for %s" % connector.describe
+            else:  # a port it cannot use, or not the app: say why
+                model.connection = "disconnected; waiting for %s (%s)" % (
+                    connector.describe, e)
+                if not isinstance(e, DeviceClosed):
+                    self.next_try = now + 3.0  # there, but not the app: do not spam it
+        self.redraw = True
+
+    def poll(self, now: float) -> None:
+        """Read what the device sent, and refresh the model from it when due."""
+        if self.client is None:
+            return
+        try:
+            if self.client.poll(0):
+                self.redraw = True
+            if now >= self.next_refresh:
+                self.next_refresh = now + REFRESH_S
+                self.model.refresh(self.client, now)
+                self.redraw = True
+        except DeviceClosed as e:
+            self.lost(str(e))
+            self.redraw = True
+        except DeviceError as e:
+            self.model.note("! %s" % e)
+            self.next_refresh = now + 1.0
+            self.redraw = True
+
+    def lost(self, why: str) -> None:
+        if self.client is not None:
+            self.client.close()
+        self.client = None
+        model = self.model
+        if self.connector.reconnect:  # a board that resets: its port goes away and comes back
+            model.connection = "disconnected; waiting for %s" % self.connector.describe
         else:
             model.connection = "device stopped: %s (q to quit)" % why
         model.note(model.connection)
 
-    def send(command: str):
-        if client is None:
+    def send(self, command: str) -> None:
+        model = self.model
+        if self.client is None:
             model.note("not connected: %s not sent" % command)
             return
         hands_before = model.hands_seen
         try:
-            reply = client.send(command)
+            reply = self.client.send(command)
         except DeviceClosed as e:
-            lost(str(e))
+            self.lost(str(e))
             return
         except DeviceError as e:
             model.note("! %s" % e)
@@ -695,103 +827,51 @@ def _loop(stdscr, connector: Connector, model: TableModel, start_mode: str,
             model.note("> %s  ->  %s" % (command, reply.line))
         model.dirty = True
 
-    try:
-        while True:
-            now = time.monotonic()
-            if client is None and now >= next_try and (connector.reconnect or not attempted):
-                attempted = True
-                next_try = now + 0.5
-                try:
-                    client = connector.connect()
-                    client.on_event = model.on_event
-                    client.on_other = model.on_other
-                    model.connection = ""
-                    model.config = None
-                    model.dirty = True
-                    model.drawing = False
-                    model.note("connected to %s" % connector.describe)
-                    for line in client.take_events():  # its start-up lines among them
-                        model.on_event(line)
-                except DeviceError as e:
-                    if not connector.reconnect:
-                        model.connection = "cannot start the device: %s (q to quit)" % e
-                        model.note(model.connection)
-                    elif isinstance(e, DeviceClosed) and e.absent:  # no port (yet)
-                        model.connection = "disconnected; waiting for %s" % connector.describe
-                    else:  # a port it cannot use, or not the app: say why
-                        model.connection = "disconnected; waiting for %s (%s)" % (
-                            connector.describe, e)
-                        if not isinstance(e, DeviceClosed):
-                            next_try = now + 3.0  # there, but not the app: do not spam it
-                redraw = True
-            if connector.extra_poll:
-                connector.extra_poll(model)
-            if client is not None:
-                try:
-                    if client.poll(0):
-                        redraw = True
-                    if now >= next_refresh:
-                        next_refresh = now + REFRESH_S
-                        model.refresh(client, now)
-                        redraw = True
-                except DeviceClosed as e:
-                    lost(str(e))
-                    redraw = True
-                except DeviceError as e:
-                    model.note("! %s" % e)
-                    next_refresh = now + 1.0
-                    redraw = True
-            if redraw:
-                height, width = stdscr.getmaxyx()
-                draw(stdscr, colours, layout(model, width, height, mode, prompt,
-                                             hint=keys.hint()))
-                redraw = False
-            try:
-                key = stdscr.get_wch()
-            except curses.error:
-                continue
-            redraw = True
-            if key == curses.KEY_RESIZE:
-                continue
-            if model.notices:  # the key that dismisses the device's errors does only that
-                model.dismiss()
-                continue
-            if mode == "command":
-                if key in ("\n", "\r", curses.KEY_ENTER):
-                    command = prompt.strip()
-                    prompt = ""
-                    if command in ("quit", "exit"):
-                        return 0
-                    if command:
-                        history.append(command)
-                        send(command)
-                elif key in ("\t", "\x1b"):
-                    mode = "keys"
-                elif key in (curses.KEY_BACKSPACE, "\x7f", "\b"):
-                    prompt = prompt[:-1]
-                elif key == curses.KEY_UP and history:
-                    prompt = history[-1]
-                elif key == "\x04":
-                    return 0
-                elif isinstance(key, str) and key.isprintable():
-                    prompt += key
-                continue
-            if not isinstance(key, str):
-                continue
-            if key == "\x1b":
-                keys.cancel()
-                continue
-            if key in ("q", "Q", "\x04") and can_quit_with_q:
+    def on_key(self, key) -> Optional[int]:
+        """A key pressed: the exit status if it quits, else None."""
+        self.redraw = True
+        if key == curses.KEY_RESIZE:
+            return None
+        if self.model.notices:  # the key that dismisses the device's errors does only that
+            self.model.dismiss()
+            return None
+        if self.mode == "command":
+            return self.on_command_key(key)
+        if not isinstance(key, str):
+            return None
+        if key == "\x1b":
+            self.keys.cancel()
+            return None
+        if key in ("q", "Q", "\x04") and self.can_quit_with_q:
+            return 0
+        if key in (":", "\t"):
+            self.mode = "command"
+            self.keys.cancel()
+            return None
+        command = self.keys.key(key, self.model)
+        if command:
+            self.send(command)
+        return None
+
+    def on_command_key(self, key) -> Optional[int]:
+        """A key at the command prompt: Enter sends the line (quit, exit: the view ends),
+        Tab or Esc goes back to the keys, Up brings the last command back."""
+        if key in ("\n", "\r", curses.KEY_ENTER):
+            command = self.prompt.strip()
+            self.prompt = ""
+            if command in ("quit", "exit"):
                 return 0
-            if key in (":", "\t"):
-                mode = "command"
-                keys.cancel()
-                continue
-            command = keys.key(key, model)
             if command:
-                send(command)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        if client is not None:
-            client.close()
+                self.history.append(command)
+                self.send(command)
+        elif key in ("\t", "\x1b"):
+            self.mode = "keys"
+        elif key in (curses.KEY_BACKSPACE, "\x7f", "\b"):
+            self.prompt = self.prompt[:-1]
+        elif key == curses.KEY_UP and self.history:
+            self.prompt = self.history[-1]
+        elif key == "\x04":
+            return 0
+        elif isinstance(key, str) and key.isprintable():
+            self.prompt += key
+        return None

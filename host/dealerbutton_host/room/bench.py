@@ -91,13 +91,43 @@ def cpu_seconds(pid: int) -> float:
 
 # -- the bridges process ------------------------------------------------------------------
 def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> None:
+    """The bridges process: n tables, each behind its bridge and its own connection, a hand
+    under way at each; their buttons pressed for `seconds`; the deals' press times, the CPU
+    and the messages published written to `out` as JSON. It stays connected until a line
+    comes on stdin."""
+    tables, published = connect_tables(port, n)
+    for _name, t, tb, _c in tables:
+        for seat in range(1, 7):  # six players sit down by their buttons
+            t.press(seat)
+        t.press(0)  # the draw for the button ...
+        t.press(0)  # ... and the first hand
+        tb.attach(t.send)
+    print("ready", flush=True)
+    cpu0 = time.process_time()
+    start = time.monotonic()
+    stamps = press_buttons(tables, start, seconds, period)
+    cpu = time.process_time() - cpu0
+    with open(out, "w") as f:
+        json.dump({"stamps": stamps, "cpu": cpu, "seconds": time.monotonic() - start,
+                   "published": published[0]}, f)
+    print("done", flush=True)
+    sys.stdin.readline()  # stay connected until told (the late view reads retained state)
+    for table in tables:
+        c = table[3]
+        c.disconnect()
+        c.loop_stop()
+
+
+def connect_tables(port: int, n: int):
+    """n tables 1..n, each a SimTable behind a TableBridge with its own MQTT connection
+    (and its last will), every one connected: ([(name, table, bridge, connection)],
+    [messages published so far])."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
     from ..sim.table import SimTable
     from .bridge import TableBridge
 
-    rng = random.Random(7)
     tables = []
     connected = threading.Semaphore(0)
     published = [0]
@@ -123,18 +153,18 @@ def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> No
     for _ in range(n):
         if not connected.acquire(timeout=30):
             raise SystemExit("bridges: not every table could connect")
-    for _name, t, tb, _c in tables:
-        for seat in range(1, 7):  # six players sit down by their buttons
-            t.press(seat)
-        t.press(0)  # the draw for the button ...
-        t.press(0)  # ... and the first hand
-        tb.attach(t.send)
-    print("ready", flush=True)
+    return tables, published
+
+
+def press_buttons(tables, start: float, seconds: float, period: float) -> list:
+    """For `seconds` from `start`, each table's next-hand button about every `period`
+    seconds (a seat's button one time in ten: somebody steps away or comes back), the
+    tables in a random order: (table, hand, when its button was pressed) for each hand
+    dealt."""
+    rng = random.Random(7)
     stamps = []
-    due = [(rng.uniform(0, period), k) for k in range(n)]
+    due = [(rng.uniform(0, period), k) for k in range(len(tables))]
     due.sort()
-    cpu0 = time.process_time()
-    start = time.monotonic()
     end = start + seconds
     while True:
         now = time.monotonic()
@@ -156,16 +186,7 @@ def run_tables(port: int, n: int, seconds: float, period: float, out: str) -> No
         tb.refresh()
         due[0] = (at + period * rng.uniform(0.5, 1.5), k)
         due.sort()
-    cpu = time.process_time() - cpu0
-    with open(out, "w") as f:
-        json.dump({"stamps": stamps, "cpu": cpu, "seconds": time.monotonic() - start,
-                   "published": published[0]}, f)
-    print("done", flush=True)
-    sys.stdin.readline()  # stay connected until told (the late view reads retained state)
-    for table in tables:
-        c = table[3]
-        c.disconnect()
-        c.loop_stop()
+    return stamps
 
 
 # -- the room view and the report ---------------------------------------------------------
@@ -199,6 +220,9 @@ def room_client(port: int, model: RoomModel, counter=None, then=None, start=True
 
 
 def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
+    """A run of n tables for `seconds` on a broker of its own, the room view following them:
+    the press -> room view latencies, the CPU of each process, the messages a second, and
+    how long a room view started last takes to hold every table."""
     broker, port = start_broker(folder)
     seen = {}
 
@@ -229,28 +253,10 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
         room_cpu = time.process_time() - r0
         msgs = counter[0] - m0
         result = json.loads(out.read_text())
-        lat = []
-        missed = 0
-        for name, hands, stamp in result["stamps"]:
-            t = seen.get((name, hands))
-            if t is None:
-                missed += 1
-            else:
-                lat.append((t - stamp) * 1000)
+        lat, missed = latencies(result["stamps"], seen)
         room.disconnect()
         room.loop_stop()
-        # A room view started last: everything from the retained states.
-        late = RoomModel(ROOM)
-        t_late = time.monotonic()
-        c = room_client(port, late)
-        while time.monotonic() - t_late < 30:
-            if sum(1 for t in late.summary()["tables"] if t["state"] and t["online"]) == n:
-                break
-            time.sleep(0.005)
-        late_s = time.monotonic() - t_late
-        late_n = sum(1 for t in late.summary()["tables"] if t["state"] and t["online"])
-        c.disconnect()
-        c.loop_stop()
+        late_s, late_n = late_view(port, n)
         sim.stdin.write("\n")
         sim.stdin.flush()
         sim.wait(30)
@@ -259,7 +265,6 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
             sim.kill()
         broker.terminate()
         broker.wait(10)
-    lat.sort()
     return {"n": n, "deals": len(result["stamps"]), "missed": missed,
             "median": statistics.median(lat) if lat else None,
             "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
@@ -267,6 +272,38 @@ def one_run(n: int, seconds: float, period: float, folder: Path) -> dict:
             "room": 100 * room_cpu / wall, "msgs": msgs / wall,
             "published": result["published"] / result["seconds"],
             "late_s": late_s, "late_n": late_n}
+
+
+def latencies(stamps, seen):
+    """Each deal's time from its press to the room view holding its state, in ms, sorted;
+    and how many deals the room view never held."""
+    lat = []
+    missed = 0
+    for name, hands, stamp in stamps:
+        t = seen.get((name, hands))
+        if t is None:
+            missed += 1
+        else:
+            lat.append((t - stamp) * 1000)
+    lat.sort()
+    return lat, missed
+
+
+def late_view(port: int, n: int):
+    """A room view started last, everything from the retained states: how long until it
+    holds every one of the n tables online (at most 30 s), and how many it holds then."""
+    late = RoomModel(ROOM)
+    t_late = time.monotonic()
+    c = room_client(port, late)
+    while time.monotonic() - t_late < 30:
+        if sum(1 for t in late.summary()["tables"] if t["state"] and t["online"]) == n:
+            break
+        time.sleep(0.005)
+    late_s = time.monotonic() - t_late
+    late_n = sum(1 for t in late.summary()["tables"] if t["state"] and t["online"])
+    c.disconnect()
+    c.loop_stop()
+    return late_s, late_n
 
 
 # -- hand-for-hand ------------------------------------------------------------------------

@@ -25,13 +25,10 @@ def _broker_options(p) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="log only problems")
 
 
-def add_parsers(sub) -> None:
-    b = sub.add_parser("bridge", help="connect a board on USB (or the emulator's pty) to an "
-                       "MQTT broker, both ways",
-                       description="Publish one table's state (retained), events and "
-                       "online/offline on dealerbutton/ROOM/TABLE/..., and run the table "
-                       "commands sent on its cmd topic. Survives the board or the broker "
-                       "going away.")
+def bridge_options(b) -> None:
+    b.description = ("Publish one table's state (retained), events and online/offline on "
+                     "dealerbutton/ROOM/TABLE/..., and run the table commands sent on its cmd "
+                     "topic. Survives the board or the broker going away.")
     b.add_argument("--port", required=True, type=serial_port,
                    help="serial port of the board, or the path `dealerbutton emulate --pty` "
                    "prints")
@@ -42,13 +39,13 @@ def add_parsers(sub) -> None:
     b.add_argument("--burst", type=whole(1), default=5, metavar="N",
                    help="commands accepted at once before the rate applies (default: 5)")
 
-    r = sub.add_parser("room", help="the room view: every table on the broker, as a web page "
-                       "for the wall or in the terminal",
-                       description="Follow every table of a room on the broker: seats open, "
-                       "away and waiting, hands per hour, tournament level and time, and in a "
-                       "tournament the moves that balance the tables, each started from the "
-                       "page (or a key) and carried out by light on both tables' rings; play "
-                       "hand-for-hand when the floor says so.")
+
+def room_options(r) -> None:
+    r.description = ("Follow every table of a room on the broker: seats open, away and "
+                     "waiting, hands per hour, tournament level and time, and in a tournament "
+                     "the moves that balance the tables, each started from the page (or a "
+                     "key) and carried out by light on both tables' rings; play hand-for-hand "
+                     "when the floor says so.")
     _broker_options(r)
     r.add_argument("--terminal", action="store_true", help="draw the room in this terminal "
                    "instead of serving the web page")
@@ -76,15 +73,22 @@ def _setup_logging(quiet: bool, name: str) -> None:
                         format="dealerbutton %s: %%(message)s" % name)
 
 
-def run(args) -> int:
+def bridge(args) -> int:
+    """`dealerbutton bridge`: one table's board on the broker, until stopped."""
+    return _on_broker(args, _bridge)
+
+
+def room(args) -> int:
+    """`dealerbutton room`: every table of the room, until stopped (or once)."""
+    return _on_broker(args, _room)
+
+
+def _on_broker(args, run) -> int:
     try:
         broker = mqttconn.broker_from_args(args.broker, args.credentials, args.cafile,
                                            args.certfile, args.keyfile)
         mqttconn.check_name("--room", args.room)
-        if args.command == "bridge":
-            mqttconn.check_name("--table", args.table)
-            return _bridge(args, broker)
-        return _room(args, broker)
+        return run(args, broker)
     except mqttconn.BrokerError as e:
         print("dealerbutton %s: %s" % (args.command, e), file=sys.stderr)
         return e.status
@@ -101,6 +105,7 @@ def _stop_on_term(stop) -> None:
 def _bridge(args, broker) -> int:
     from .bridge import Runner
 
+    mqttconn.check_name("--table", args.table)
     _setup_logging(args.quiet, "bridge")
     runner = Runner(args.port, broker, args.room, args.table, rate=args.rate, burst=args.burst)
     _stop_on_term(runner.stop)

@@ -74,65 +74,84 @@ def render_text(summary: dict, glyphs: Optional[dict] = None, width: int = 100,
              + ("  %s kept for a player moving in  %s moving out" % (
                  g.get("reserved", "r"), g.get("moving", "m")) if _marked(tables) else ""),
              ""]
-    for t in tables:
-        head = "%-8s" % ("T" + t["name"] if t["name"][:1].isdigit() else t["name"])[:8]
-        if not t["state"]:
-            lines.append("%s %s" % (head, "offline, nothing known" if not t["online"]
-                                    else "online, no state yet"))
-            continue
-        ring = ""
-        for s in t["seats"]:
-            mark = g.get(s.get("mark") or "", g[s["status"]])
-            ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
-        parts = ["%d open" % t["open"]]
-        if t.get("handforhand"):
-            parts.append("hand over" if t["handforhand"] == "waiting" else "playing its hand")
-        if t.get("level_next"):
-            parts.append("level %d from the next deal" % t["level_next"])
-        if t["away"]:
-            parts.append("%d away" % t["away"])
-        if t["waiting"]:
-            parts.append("%d waiting" % t["waiting"])
-        parts.append("%s hands/h" % ("--" if t["per_hour"] is None else t["per_hour"]))
-        if t.get("stakes"):
-            parts.append("%d/%d" % tuple(t["stakes"]))
-        c = t.get("clock")
-        if c:
-            if c["break"]:
-                parts.append("break %s" % fmt_ms(c["ms_left"]))
-            else:
-                parts.append("L%s %s/%s%s %s%s" % (
-                    c["level"], c["sb"], c["bb"], " ante %s" % c["ante"] if c["ante"] else "",
-                    fmt_ms(c["ms_left"]), "" if c["running"] else " paused"))
-        if not t["online"]:
-            parts.append("OFFLINE")
-        lines.append(("%s %s  %s" % (head, ring, ", ".join(parts)))[:width])
+    lines += [table_line(t, g)[:width] for t in tables]
     lines += hand_for_hand_text(summary.get("handforhand"))
-    tour = summary.get("tournament")
-    if tour:
-        lines += ["", "Tournament: %d players at %d tables (%s)" % (
-            tour["players"], len(tour["sizes"]),
-            " ".join("%s:%d" % (s["name"], s["players"]) for s in tour["sizes"]))]
-        if tour["break"]:
-            lines.append("  break table %s" % tour["break"])
-        for i, m in enumerate(tour["moves"]):
-            lines.append("  %smove %s from table %s to table %s" % (
-                "[%d] " % (i + 1) if keys and i < 9 and m["seat"] else "",
-                "seat %d" % m["seat"] if m["seat"] else "a player", m["from"], m["to"]))
-        if not tour["moves"]:
-            lines.append("  tables balanced")
-    moves = summary.get("moves") or []
-    if moves:
-        lines += ["", "Moves:"]
-        going = [m for m in moves if m["state"] != "done"]
-        for m in moves:
-            i = going.index(m) if m in going else -1
-            key = "[%s] " % KEYS[i] if keys and 0 <= i < len(KEYS) and m["phase"] == "moving" \
-                else ""
-            lines.append("  %s%s" % (key, move_text(m)))
+    lines += tournament_text(summary.get("tournament"), keys)
+    lines += moves_text(summary.get("moves") or [], keys)
     if keys:
         lines += ["", "keys: 1-9 start that move, a-z cancel that one, q quit"]
     return [line[:width] for line in lines]
+
+
+def table_line(t: dict, g: dict) -> str:
+    """One table in a line: its name, its seats round the ring (the button in brackets),
+    and its facts: open seats, hand-for-hand, away and waiting players, pace, stakes,
+    clock."""
+    head = "%-8s" % ("T" + t["name"] if t["name"][:1].isdigit() else t["name"])[:8]
+    if not t["state"]:
+        return "%s %s" % (head, "offline, nothing known" if not t["online"]
+                          else "online, no state yet")
+    ring = ""
+    for s in t["seats"]:
+        mark = g.get(s.get("mark") or "", g[s["status"]])
+        ring += ("[%s]" % mark) if s["seat"] == t.get("button") else (" %s " % mark)
+    parts = ["%d open" % t["open"]]
+    if t.get("handforhand"):
+        parts.append("hand over" if t["handforhand"] == "waiting" else "playing its hand")
+    if t.get("level_next"):
+        parts.append("level %d from the next deal" % t["level_next"])
+    if t["away"]:
+        parts.append("%d away" % t["away"])
+    if t["waiting"]:
+        parts.append("%d waiting" % t["waiting"])
+    parts.append("%s hands/h" % ("--" if t["per_hour"] is None else t["per_hour"]))
+    if t.get("stakes"):
+        parts.append("%d/%d" % tuple(t["stakes"]))
+    c = t.get("clock")
+    if c:
+        if c["break"]:
+            parts.append("break %s" % fmt_ms(c["ms_left"]))
+        else:
+            parts.append("L%s %s/%s%s %s%s" % (
+                c["level"], c["sb"], c["bb"], " ante %s" % c["ante"] if c["ante"] else "",
+                fmt_ms(c["ms_left"]), "" if c["running"] else " paused"))
+    if not t["online"]:
+        parts.append("OFFLINE")
+    return "%s %s  %s" % (head, ring, ", ".join(parts))
+
+
+def tournament_text(tour: Optional[dict], keys: bool) -> List[str]:
+    """A tournament's players and tables, its break table, and the moves that balance it
+    (keys: the first nine numbered, to start with a key)."""
+    if not tour:
+        return []
+    lines = ["", "Tournament: %d players at %d tables (%s)" % (
+        tour["players"], len(tour["sizes"]),
+        " ".join("%s:%d" % (s["name"], s["players"]) for s in tour["sizes"]))]
+    if tour["break"]:
+        lines.append("  break table %s" % tour["break"])
+    for i, m in enumerate(tour["moves"]):
+        lines.append("  %smove %s from table %s to table %s" % (
+            "[%d] " % (i + 1) if keys and i < 9 and m["seat"] else "",
+            "seat %d" % m["seat"] if m["seat"] else "a player", m["from"], m["to"]))
+    if not tour["moves"]:
+        lines.append("  tables balanced")
+    return lines
+
+
+def moves_text(moves: List[dict], keys: bool) -> List[str]:
+    """The floor's moves, in progress and done (keys: those in progress lettered, to cancel
+    with a key)."""
+    if not moves:
+        return []
+    lines = ["", "Moves:"]
+    going = [m for m in moves if m["state"] != "done"]
+    for m in moves:
+        i = going.index(m) if m in going else -1
+        key = "[%s] " % KEYS[i] if keys and 0 <= i < len(KEYS) and m["phase"] == "moving" \
+            else ""
+        lines.append("  %s%s" % (key, move_text(m)))
+    return lines
 
 
 def _marked(tables: List[dict]) -> bool:

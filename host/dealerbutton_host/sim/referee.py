@@ -1,7 +1,8 @@
 """An independent referee for the rules core: the rules of RULES.md (S1..E4, C1..C6, F1..F5,
 T1..T5) written again from the text, with sets of seats and plain walks round the table,
-sharing no code with dealerbutton (ref_table.py: the events; ref_hand.py: the next hand;
-ref_posts.py: what it charges and `owes`). `CheckedTable` plays every event on both and
+sharing no code with dealerbutton (ref_table.py: the table and what it shows, on
+ref_state.py's facts; ref_seats.py: the seat events; ref_deal.py: the deal; ref_hand.py: the
+next hand; ref_posts.py: what it charges and `owes`). `CheckedTable` plays every event on both and
 reports the first place they disagree: what is accepted, a hand, a seat's status, choice,
 debts, markers, mover's wait, the kill mark. It also checks the owes/charges property
 (M6) after every event, on a copy of the table dealt at once, and on every deal: each seat

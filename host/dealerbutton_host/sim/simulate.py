@@ -307,10 +307,11 @@ class Session:
 
     # -- hands ------------------------------------------------------------------------------
     def deal(self) -> Optional[object]:
+        """Deal the next hand (the first: on a seat drawn at random) and check it: a refused
+        deal only with fewer than two players present (D5); a restored copy deals the same
+        (E4); the hand's structure; what each seat owes after it (M2)."""
         t = self.t
-        small, big, ante, _ = t.level
-        tournament = self.options.tournament
-        button_blind = self.options.button_blind
+        level = t.level
         prev = t.hand
         status_before = {s: t.status(s) for s in range(1, self.seats + 1)}
         twin = Table.from_dict(json.loads(json.dumps(t.to_dict())))
@@ -326,7 +327,7 @@ class Session:
         except RuleError:
             self.report.refused += 1
             present = [s for s, st in status_before.items()
-                       if st in ("active", "waiting") or tournament and st == "away"]
+                       if st in ("active", "waiting") or self.options.tournament and st == "away"]
             self.check(len(present) < 2, "D5", "deal refused with %d players present"
                        % len(present))
             self.history.append("deal (refused)")
@@ -340,12 +341,32 @@ class Session:
                    % (h2, h))
         self.check(twin.to_dict() == t.to_dict(), "E4", "restored table diverged")
         self.report.round_trips += 1
+        self.check_hand(h, level[1], status_before)
+        self.check_dead_button(h, prev, status_before)
+        self.changed = set()
+        # One set of blinds owed at most (M2, F1, F2): a big or a small blind live, a small
+        # blind, a dealer ante and a button blind dead.
+        small, big, ante, _ = level
+        for s in range(1, self.seats + 1):
+            live, dead = t.owes(s)
+            self.check(live in (0, small, big)
+                       and 0 <= dead <= small + ante + self.options.button_blind,
+                       "M2", "seat %d owes %r" % (s, (live, dead)))
+        self.report.add_hand(h)
+        return h
+
+    def check_hand(self, h, big: int, status_before: Dict[int, str]) -> None:
+        """What any hand must be: one BB dealt in posting one big blind (DB1, M4), the SB
+        and the first to act dealt in, only players present dealt in (D1, D4, T1), and
+        heads-up the button on the SB, acting first (H1)."""
+        t = self.t
+        tournament = self.options.tournament
         dealt = tuple(h.dealt)
         # Exactly one BB, always dealt in, posting a big blind and nothing more (DB1, M4).
         self.check(isinstance(h.bb, int) and h.bb in dealt, "DB1",
                    "BB %r not dealt in %r" % (h.bb, dealt))
-        self.check(h.kill == h.bb or blinds_of(h, h.bb, button_blind) == (big, 0), "M4",
-                   "BB seat %d posts %r" % (h.bb, h.posts.get(h.bb)))
+        self.check(h.kill == h.bb or blinds_of(h, h.bb, self.options.button_blind) == (big, 0),
+                   "M4", "BB seat %d posts %r" % (h.bb, h.posts.get(h.bb)))
         self.check(len(dealt) >= 2 and len(set(dealt)) == len(dealt), "D1",
                    "dealt %r" % (dealt,))
         self.check(h.sb is None or h.sb in dealt, "DB2", "SB %r not dealt in" % h.sb)
@@ -368,22 +389,15 @@ class Session:
             first = other if h.kill == h.button else h.button   # F3: the killer acts last
             self.check(h.first_to_act == first, "H1", "heads-up first to act %r"
                        % h.first_to_act)
-        # Dead button: whoever paid the BB pays the SB next, with 3+ dealt in (DB2), his
-        # seat not changed since (C1, C6) and he not a newcomer held out (T2).
-        if (self.rules == "dead" and prev is not None and len(dealt) >= 3
+
+    def check_dead_button(self, h, prev, status_before: Dict[int, str]) -> None:
+        """Dead button: whoever paid the BB pays the SB next, with 3+ dealt in (DB2), his
+        seat not changed since (C1, C6) and he not a newcomer held out (T2)."""
+        if (self.rules == "dead" and prev is not None and len(h.dealt) >= 3
                 and status_before.get(prev.bb) == "active" and prev.bb not in self.changed
-                and (prev.bb in dealt or not tournament)):
+                and (prev.bb in h.dealt or not self.options.tournament)):
             self.check(h.sb == prev.bb, "DB2", "previous BB %d is active but the SB is %r"
                        % (prev.bb, h.sb))
-        self.changed = set()
-        # One set of blinds owed at most (M2, F1, F2): a big or a small blind live, a small
-        # blind, a dealer ante and a button blind dead.
-        for s in range(1, self.seats + 1):
-            live, dead = t.owes(s)
-            self.check(live in (0, small, big) and 0 <= dead <= small + ante + button_blind,
-                       "M2", "seat %d owes %r" % (s, (live, dead)))
-        self.report.add_hand(h)
-        return h
 
     def play(self, hands: int, progress) -> int:
         rng = self.rng
