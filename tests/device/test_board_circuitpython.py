@@ -341,9 +341,9 @@ def test_a_seat_held_from_power_up_is_a_stuck_button(tmp_path, power, capsys, mo
     """The panel's first look sees a button already held when the board starts: that
     press never acts; held stuck_ms (here 2 s) it is reported stuck; let go and pressed
     again, it works."""
-    from dealerbutton import buttons
+    from dealerbutton.buttons import button
 
-    monkeypatch.setattr(buttons.Button, "stuck_ms", 2000)
+    monkeypatch.setattr(button.Button, "stuck_ms", 2000)
     write_config(tmp_path, {"seats": 4})
     rig, board_cp = power(readonly=False)
     rig.levels[3] = 0                          # seat 2 held (stuck) while the board starts

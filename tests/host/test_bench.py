@@ -135,7 +135,7 @@ def test_heap_with_a_network_block_and_with_a_tournament(run):
     # A Pico W's board keeps net.py and its Net as well: more than the plain table.
     assert hi["wifi_b"] > hi["app_b"], hi
     # A tournament table: measured when this firmware takes the "tournament" block.
-    cmd = [sys.executable, "-c", "from dealerbutton import config; from dealerbutton_host.bench."
+    cmd = [sys.executable, "-c", "from dealerbutton.store import config; from dealerbutton_host.bench."
            "local_probe import TOURNAMENT; print(not config.validate({'tournament': "
            "TOURNAMENT})[1])"]
     takes = subprocess.run(cmd, capture_output=True, text=True, check=True,
