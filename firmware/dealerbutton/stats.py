@@ -21,6 +21,7 @@ import gc
 import time
 from array import array
 
+import dealerbutton
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 try:
@@ -187,7 +188,7 @@ class Stats:
         if not self.collect_after_save and 0 <= ago < COLLECT_EVERY_MS * 1000:
             return False
         self.collect_after_save = False
-        gc.collect()
+        dealerbutton.collect()
         self.collect.add(ticks_diff(self.clock_us(), t0))
         self.collected = t0
         self.dirty = False
@@ -198,7 +199,7 @@ class Stats:
         self.tally(self.clock_us())
         heap = ',"heap_free":null,"heap_used":null'
         if OWN_HEAP:
-            gc.collect()
+            dealerbutton.collect()
             heap = ',"heap_free":%d,"heap_used":%d' % (
                 gc.mem_free(), gc.mem_alloc())  # type: ignore[attr-defined]
         load = "null" if self.load < 0 else "%d" % self.load
