@@ -30,7 +30,6 @@ import microcontroller
 import supervisor  # pyright: ignore[reportMissingImports]
 
 import dealerbutton
-from dealerbutton.app import App
 from dealerbutton.board import strip_cp
 from dealerbutton.store.drivestore import DriveStore
 from dealerbutton.ticks import ticks_add
@@ -352,6 +351,24 @@ class Input:
             n += 1
 
 
+def start_table(cfg, flash, now):
+    """The App at the table config.json sets up, saved on the drive (flash).
+
+    The app is imported only here, after config.json's checks: CircuitPython compiles each
+    module as it is imported, and store/config.py (the biggest, unloaded after the start)
+    compiled on top of the app and the rules core leaves the heap in pieces too small for
+    the start's reads."""
+    from dealerbutton.app import App
+
+    pins = seat_pins(cfg)
+    app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
+    app.frame_ms = FRAME_MS
+    app.panel.rest_ms = REST_MS
+    if flash.readonly:
+        _write("* error " + READONLY)
+    return app
+
+
 def run(loops=None):
     """Start the device: never returns on the board except after `repl` or Ctrl-C."""
     global app
@@ -378,12 +395,7 @@ def run(loops=None):
         from dealerbutton.rejected import start_refused
         app = start_refused(cfg, [], make_strip, _write, now, drive=flash.damage)
     else:
-        pins = seat_pins(cfg)
-        app = App(cfg, make_strip(cfg), pins, _write, flash, now_ms=now, bank=Bank(pins))
-        app.frame_ms = FRAME_MS
-        app.panel.rest_ms = REST_MS
-        if flash.readonly:
-            _write("* error " + READONLY)
+        app = start_table(cfg, flash, now)
         dealerbutton.unload()   # (what only the start needed)
         wdt = start_watchdog()   # the try follows at once: Ctrl-C from here on stops it
     try:
