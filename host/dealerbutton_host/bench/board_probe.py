@@ -162,7 +162,7 @@ out["bytes"] = {"frame": weigh(a_frame, 100), "idle_turn": weigh(idle_turn, 50)}
 away = [s for s in range(1, table.seats + 1) if table.status(s) == "away"]
 out["away"] = len(away)
 out["state"] = timed(state_of, 10)
-out["bytes"]["state"] = weigh(state_of, 3)
+out["bytes"]["state"] = weigh(state_of, 1)   # (one call, the collector off: CircuitPython with 60 LEDs has little heap free)
 # Everybody in (the table the bench left may have players away, seats empty).
 for s in range(1, table.seats + 1):
     if table.status(s) == "empty":
