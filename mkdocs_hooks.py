@@ -3,7 +3,7 @@
 mkdocs.yml names this file under `hooks:`. RULES.md and PROTOCOL.md stay beside the
 firmware, hardware/README.md beside the hardware files, README.md and CONTRIBUTING.md at
 the top: each is added to the site from where it is (one source, never a copy), and every
-page's links are written as they work in the repository (`../firmware/dealerbutton/RULES.md`
+page's links are written as they work in the repository (`../firmware/dealerbutton/rules/RULES.md`
 from docs/, `docs/using.md` from README.md). Here those links become the site's: a page of
 the site, a file of docs/, or any other file of the repository, which is then published
 beside the pages at its own path (the ring's picture, for one). A link to nothing in the
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent
 PAGES = {
     "README.md": "index.md",
     "CONTRIBUTING.md": "contributing.md",
-    "firmware/dealerbutton/RULES.md": "rules.md",
+    "firmware/dealerbutton/rules/RULES.md": "rules.md",
     "firmware/dealerbutton/PROTOCOL.md": "protocol.md",
     "hardware/README.md": "hardware.md",
 }

@@ -1,10 +1,10 @@
 """Board entry point (runs at power-up): the dealer-button app, unless the next-hand button
 is held down (safe boot: the app does not start and the REPL stays free)."""
 
-from dealerbutton import board
+from dealerbutton.board import pico
 
-if board.safe_boot_requested():
+if pico.safe_boot_requested():
     print("dealerbutton: safe boot (next-hand button held at power-up): app not started, "
           "the REPL is free")
 else:
-    board.run()
+    pico.run()

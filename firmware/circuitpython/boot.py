@@ -3,6 +3,6 @@ makes the drive writable to the board, so the table is saved, unless the next-ha
 is held; then the drive stays writable to the computer (to edit config.json or update the
 firmware). If this script fails, the drive also stays the computer's: safe either way."""
 
-from dealerbutton import board_cp
+from dealerbutton.board import circuitpython
 
-board_cp.boot()
+circuitpython.boot()

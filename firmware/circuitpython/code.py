@@ -2,9 +2,9 @@
 unless the next-hand button is held down (safe boot: the app does not start and the REPL
 stays free)."""
 
-from dealerbutton import board_cp
+from dealerbutton.board import circuitpython
 
-if board_cp.safe_boot_requested():
+if circuitpython.safe_boot_requested():
     print("dealerbutton: safe boot (next-hand button held): app not started, the REPL is free")
 else:
-    board_cp.run()
+    circuitpython.run()

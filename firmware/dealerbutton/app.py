@@ -1,11 +1,11 @@
 """The device application: table, ring, buttons, saved state and serial protocol tied together.
 
 Hardware comes in as small objects (pins with value(), a strip with show(buf)), time as
-now_ms, host bytes through feed(), replies and events out through write(line); board.py
-and unix.py supply the real or emulated pieces. What the buttons mean is presses.py's; the
-tournament clock's side of the table is tableclock.py's.
+now_ms, host bytes through feed(), replies and events out through write(line); the board's
+shells (board/) supply the real or emulated pieces. What the buttons mean is
+buttons/presses.py's; the tournament clock's side of the table is clock/table.py's.
 
-A table event changes the table (rules.py), then the ring shows it, its events go out
+A table event changes the table (rules/), then the ring shows it, its events go out
 (`* seat N status`, `* hand ...`) and the table is saved. A host's command does all of that
 before its reply (AT_ONCE). A press (AFTER_FLASH) is answered by its flash first: the frame
 with the flash goes out, then what the flash covers changes under it, the events are
@@ -18,13 +18,13 @@ not the table's: floormarks.py.
 
 from dealerbutton import VERSION, protocol, tablelook
 from dealerbutton import ring as ringmod
+from dealerbutton.buttons.panel import Panel
+from dealerbutton.buttons.presses import AFTER_FLASH, AT_ONCE, Presses
 from dealerbutton.floormarks import FloorMarks
 from dealerbutton.history import History
-from dealerbutton.panel import Panel
-from dealerbutton.presses import AFTER_FLASH, AT_ONCE, Presses
+from dealerbutton.rules.words import MARKS
 from dealerbutton.stats import Stats
 from dealerbutton.ticks import ticks_add, ticks_diff
-from dealerbutton.words import MARKS
 
 # The table events, each a call on the Table with the event's seat and option.
 TABLE_EVENTS = {
@@ -81,9 +81,9 @@ class App:
         while pressed); write(line) sends one line; store: a store.Store or None; rng(n) ->
         0..n-1 for the draw for the button; bank: what reads the pins at rest all at once
         (pressed() -> a bit per pin; default: Pins, one pin after the other)."""
-        # config.py and startup.py are needed only here, at the start (the board unloads
-        # them then: dealerbutton.unload): the `config` command's reply is written now.
-        from dealerbutton import config, startup
+        # store/config.py and store/startup.py are needed only here, at the start (the board
+        # unloads them then: dealerbutton.unload): the `config` command's reply is written now.
+        from dealerbutton.store import config, startup
         self.cfg = cfg
         self.config_text = config.to_json(cfg)
         self.version = VERSION
@@ -101,8 +101,8 @@ class App:
         self.tournament = cfg.get("tournament")
         self.presses = Presses(self, rng)
         self.panel = Panel(pins[:seats + 1], self.presses, now_ms, bank)
-        # The table, and the tournament's clock.Clock (None: a cash game) tied to the table
-        # by a tableclock.TableClock.
+        # The table, and the tournament's schedule.Clock (None: a cash game) tied to the table
+        # by a clock.table.TableClock.
         self.table, self.clock = startup.table_and_clock(self)
         self.table_clock = None
         self.hand_for_hand = None   # a handforhand.HandForHand, from the first `handforhand`
@@ -116,7 +116,7 @@ class App:
         self.next_frame = 0        # when the next frame of the steady 40 fps is due
         self.after_flash = AfterFlash()
         if self.clock is not None:
-            from dealerbutton.tableclock import TableClock
+            from dealerbutton.clock.table import TableClock
             self.table_clock = TableClock(self, self.clock)
             for line in self.clock.boot_lines():
                 write(line)
@@ -154,7 +154,7 @@ class App:
         return protocol.command(self, line)
 
     def press(self, seat, long, when=AT_ONCE):
-        """A press of seat's button (0: the next-hand button), as presses.py maps it."""
+        """A press of seat's button (0: the next-hand button), as buttons/presses.py maps it."""
         return self.presses.press(seat, long, when)
 
     def leds(self):

@@ -4,7 +4,7 @@
 They are the device's, not the table's: shown and reported, never saved, never undone, and
 each one goes as soon as the table makes it moot (the kept seat taken, the player gone)."""
 
-from dealerbutton.words import MARKS
+from dealerbutton.rules.words import MARKS
 
 try:
     from micropython import const

@@ -1,8 +1,8 @@
 """What each undoable event of the table was, so that an undo can say what it undid
-(`* undo sit 3`, `* undo deal (hand 4)`): the table (undo.py) keeps the states to go back
+(`* undo sit 3`, `* undo deal (hand 4)`): the table (rules/undo.py) keeps the states to go back
 to, this the events' names, newest last, as deep as the table's own history."""
 
-from dealerbutton.undo import DEPTH
+from dealerbutton.rules.undo import DEPTH
 
 
 class History:

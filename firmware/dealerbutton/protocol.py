@@ -7,7 +7,7 @@ JSON payloads keep their keys in a fixed order (MicroPython's dicts have none)."
 
 import json
 
-from dealerbutton.words import ANTE_KINDS, MARKS
+from dealerbutton.rules.words import ANTE_KINDS, MARKS
 
 try:
     from micropython import const

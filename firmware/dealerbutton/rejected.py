@@ -3,10 +3,11 @@ the table is saved in (CircuitPython): the ring shows the error pattern (if it c
 command is answered `err config ...` (`err drive ...`; ping, version and repl still work),
 nothing else happens. Loaded only then."""
 
-from dealerbutton import VERSION, config, protocol
+from dealerbutton import VERSION, protocol
 from dealerbutton import ring as ringmod
 from dealerbutton.app import App, make_ring
 from dealerbutton.stats import Stats
+from dealerbutton.store import config
 
 
 def start_refused(cfg, errors, make_strip, write, now_ms=0, drive=None):

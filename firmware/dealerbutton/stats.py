@@ -1,10 +1,11 @@
 """The board's own figures (the `stats` command) and when the collector runs.
 
-The loop that drives the App (board.py, unix.py, board_cp.py) times each of its turns with
-Stats.start() and Stats.turn(): the whole turn, from reading the host's bytes to the
-collector, so that what the board reports is its real load. Durations go into histograms
-made once at start, so recording one allocates nothing and the figures cover the whole time
-since boot in fixed memory; `load` is the busy share of the last LOAD_WINDOW_MS.
+The loop that drives the App (board/pico.py, board/circuitpython.py, board/unix.py) times
+each of its turns with Stats.start() and Stats.turn(): the whole turn, from reading the
+host's bytes to the collector, so that what the board reports is its real load. Durations
+go into histograms made once at start, so recording one allocates nothing and the figures
+cover the whole time since boot in fixed memory; `load` is the busy share of the last
+LOAD_WINDOW_MS.
 
 The collector runs right after a turn that drew a frame (the next one is 25 ms away), at
 most every COLLECT_EVERY_MS but at once after a save, and only when the app did something
@@ -20,6 +21,7 @@ import gc
 import time
 from array import array
 
+import dealerbutton
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 try:
@@ -186,7 +188,7 @@ class Stats:
         if not self.collect_after_save and 0 <= ago < COLLECT_EVERY_MS * 1000:
             return False
         self.collect_after_save = False
-        gc.collect()
+        dealerbutton.collect()
         self.collect.add(ticks_diff(self.clock_us(), t0))
         self.collected = t0
         self.dirty = False
@@ -197,7 +199,7 @@ class Stats:
         self.tally(self.clock_us())
         heap = ',"heap_free":null,"heap_used":null'
         if OWN_HEAP:
-            gc.collect()
+            dealerbutton.collect()
             heap = ',"heap_free":%d,"heap_used":%d' % (
                 gc.mem_free(), gc.mem_alloc())  # type: ignore[attr-defined]
         load = "null" if self.load < 0 else "%d" % self.load

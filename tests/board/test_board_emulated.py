@@ -331,13 +331,13 @@ def cut_after(kit, image, k, cut_image, runtime="micropython"):
 def host_load(files, folder):
     """The table a board would restore from a flash's files: the firmware's own Store, on
     this computer, over a folder holding them."""
-    from dealerbutton import store
+    from dealerbutton.store import filestore
 
     folder.mkdir()
     for name, data in files.items():
         if "/" not in name:
             (folder / name).write_bytes(data)
-    d, _, message = store.Store(store.OsFs(str(folder))).load()
+    d, _, message = filestore.Store(filestore.OsFs(str(folder))).load()
     return d, message
 
 

@@ -86,8 +86,9 @@ def test_deploy_writes_the_drive_and_the_board_runs_boot_py_and_code_py(kit, cp,
     drive = cp.tmp / "CIRCUITPY"
     names = sorted(str(p.relative_to(drive)) for p in drive.rglob("*") if p.is_file())
     assert names[:4] == ["boot.py", "code.py", "config.json", "dealerbutton/__init__.py"]
-    assert "lib/neopixel.py" in names and "dealerbutton/board_cp.py" in names
-    assert "dealerbutton/board.py" not in names and "dealerbutton/fastloops.py" not in names
+    assert "lib/neopixel.py" in names and "dealerbutton/board/circuitpython.py" in names
+    assert "dealerbutton/board/pico.py" not in names
+    assert "dealerbutton/ring/fastloops.py" not in names
     assert cp.figures["deploy_again_s"] >= 0
     # code.py runs the app: it answers on the serial console.
     assert cp.client.send("ping", end=b"\r").line == "ok pong"
@@ -185,7 +186,7 @@ def extract(kit, image, tmp_path):
 def host_load(folder):
     """The table a board would restore from the drive's files: the firmware's own loader
     (drivestore.DriveStore.load)."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     d, seq, message = drivestore.DriveStore(str(folder)).load()
     return d, message
@@ -210,7 +211,7 @@ def save_ops(cp, tmp_path):
 def test_a_power_cut_after_any_flash_operation_of_a_save_loses_nothing(kit, cp, tmp_path):
     """`sit 5` on the board. CircuitPython rewrites a 4 KiB flash sector of its drive as an
     erase, then a program: power lost between the two loses the whole sector. A save writes
-    only the blocks of one of the table's two copies, in place (drivestore.py), so the power
+    only the blocks of one of the table's two copies, in place (store/drivestore.py), so the power
     cut right after each flash operation in turn (cuts_of_a_save) leaves a drive that reads,
     every other file as it was, and the table of before or of after (the firmware's loader,
     on this computer), never a clean start; a board booted from such a drive restores it."""
@@ -269,12 +270,12 @@ def booted(kit, image):
 
 def test_a_power_cut_while_a_table_is_kept_aside_at_power_up_loses_nothing(kit, cp, tmp_path):
     """config.json changed under a saved table: the power-up keeps the table aside by
-    writing it into a slot that deploy made (drivestore.py), one erase and one program of
+    writing it into a slot that deploy made (store/drivestore.py), one erase and one program of
     that slot's 4 KiB, no FAT or folder. The power cut in the middle of that erase (half
     the sector erased) leaves a drive the app comes up on (6 seats), and config.json back
     to 9 seats brings the 9-seat table back exactly."""
     import flashcut
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     for seat in (1, 2, 3):
         if json.loads(cp.call("state"))["seats"][seat - 1]["status"] == "empty":

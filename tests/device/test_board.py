@@ -1,21 +1,21 @@
-"""board.py's serial line on both runtimes, through its seam (board.Console with a recorded
+"""board/pico.py's serial line on both runtimes, through its seam (pico.Console with a recorded
 kbd_intr and the host's bytes from a buffer): while the app runs every byte is the
 protocol's, Ctrl-C included; `repl` hands the line to the REPL and gives Ctrl-C back."""
 import os
 
 import machine  # tests/support/fakes
 import two_runtimes
-from dealerbutton import board
+from dealerbutton.board import pico
 
 ROOT = "board_test_tmp"
 
 
-class Line(board.Console):
+class Line(pico.Console):
     """The USB serial line with the host's bytes in a buffer; kbd_intr calls recorded."""
 
     def __init__(self, data):
         self.calls = []
-        board.Console.__init__(self, self.calls.append)
+        pico.Console.__init__(self, self.calls.append)
         self.data = bytearray(data)
 
     def waiting(self):
@@ -42,18 +42,18 @@ def power_up(config, data, loops=5):
         f.write(config)
     machine.clear()
     out = []
-    board.CONFIG_PATH = ROOT + "/config.json"
-    board.STATE_DIR = ROOT
-    board._write = out.append
+    pico.CONFIG_PATH = ROOT + "/config.json"
+    pico.STATE_DIR = ROOT
+    pico._write = out.append
     clock = [0]
 
     def sleep_ms(ms):
         clock[0] += ms + 5
 
-    board.now_ms = lambda: clock[0]
-    board.sleep_ms = sleep_ms
+    pico.now_ms = lambda: clock[0]
+    pico.sleep_ms = sleep_ms
     line = Line(data)
-    board.run(loops=loops, console=line)
+    pico.run(loops=loops, console=line)
     return out, line
 
 
@@ -105,8 +105,8 @@ def test_a_tournament_board_restored_after_a_power_cut():
     assert "* clock running" in out, out
     # the power goes; the board starts again on the saved table and clock
     out = []
-    board._write = out.append
-    board.run(loops=3, console=Line(b"clock\n"))
+    pico._write = out.append
+    pico.run(loops=3, console=Line(b"clock\n"))
     assert [x for x in out if x.startswith("* clock paused (restored")], out
     assert out[-1].startswith('ok {"'), out
 
@@ -114,10 +114,10 @@ def test_a_tournament_board_restored_after_a_power_cut():
 def test_pin_bank_reads_every_button_at_once_or_pin_by_pin():
     machine.clear()
     cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}
-    pins = board.seat_pins(cfg)
+    pins = pico.seat_pins(cfg)
     register = machine.Mem32()
-    fast = board.pin_bank(cfg, pins, register)
-    plain = board.pin_bank(cfg, pins)    # not the rp2 port: one pin after the other
+    fast = pico.pin_bank(cfg, pins, register)
+    plain = pico.pin_bank(cfg, pins)    # not the rp2 port: one pin after the other
     assert fast.gpios == [15, 2, 3, 4, 5] and plain.mem32 is None
     assert fast.pressed() == plain.pressed() == 0
     for gpio, bits in ((15, 1), (2, 2), (5, 16)):
@@ -134,15 +134,15 @@ def test_pin_bank_reads_every_button_at_once_or_pin_by_pin():
 def test_the_app_polls_its_buttons_through_the_bank():
     machine.clear()
     cfg = {"seats": 4, "pins": {"led": 16, "next": 15, "seats": [2, 3, 4, 5, 6, 7]}}
-    pins = board.seat_pins(cfg)
+    pins = pico.seat_pins(cfg)
     register = machine.Mem32()
-    from dealerbutton import config
+    from dealerbutton.store import config
     full, errors = config.validate(cfg)
     assert not errors, errors
     out = []
     from dealerbutton.app import App
     app = App(full, Strip(), pins, out.append, now_ms=0,
-              bank=board.pin_bank(full, pins, register))
+              bank=pico.pin_bank(full, pins, register))
     for now in range(0, 200, 5):
         app.tick(now)
     assert register.reads == 40   # an idle table: one register read a turn

@@ -1,8 +1,9 @@
-"""The CircuitPython board (firmware/dealerbutton/board_cp.py, firmware/circuitpython/code.py
-and boot.py) on CPython: small fakes of CircuitPython's board, digitalio, microcontroller,
-supervisor, storage, watchdog and neopixel_write modules, with the real
-adafruit-circuitpython-neopixel and adafruit_pixelbuf code between the app and the captured
-neopixel_write. Each "boot" imports board_cp afresh on a new set of fakes."""
+"""The CircuitPython board (firmware/dealerbutton/board/circuitpython.py,
+firmware/circuitpython/code.py and boot.py) on CPython: small fakes of CircuitPython's board,
+digitalio, microcontroller, supervisor, storage, watchdog and neopixel_write modules, with the
+real adafruit-circuitpython-neopixel and adafruit_pixelbuf code between the app and the
+captured neopixel_write. Each "boot" imports board/circuitpython.py (board_cp here) afresh on
+a new set of fakes."""
 
 import json
 import runpy
@@ -10,7 +11,8 @@ import sys
 import types
 
 import pytest
-from dealerbutton import VERSION, store
+from dealerbutton import VERSION
+from dealerbutton.store import filestore
 from dealerbutton.ticks import ticks_diff
 from micropython_unix import FIRMWARE
 
@@ -19,7 +21,7 @@ BOOT_PY = FIRMWARE / "circuitpython" / "boot.py"
 FAKED = ("board", "digitalio", "microcontroller", "microcontroller.pin", "supervisor",
          "storage", "watchdog", "neopixel_write")
 REAL = ("neopixel", "adafruit_pixelbuf")
-OURS = ("dealerbutton.board_cp",)
+OURS = ("dealerbutton.board.circuitpython",)
 CP_PERIOD = 1 << 29          # supervisor.ticks_ms() wraps here
 
 
@@ -237,12 +239,12 @@ class Stdin:
 def power(tmp_path, monkeypatch):
     """power(**rig options) -> (rig, board_cp): a fresh power-up on new fakes, its state
     and config in tmp_path. Everything put into sys.modules is taken out afterwards."""
-    import dealerbutton
+    import dealerbutton.board as shells
 
     write_config(tmp_path, {})
     deployed_files(tmp_path)
     saved = {k: v for k, v in sys.modules.items() if _touched(k)}
-    saved_attr = getattr(dealerbutton, "board_cp", None)
+    saved_attr = getattr(shells, "circuitpython", None)
     monkeypatch.setattr(sys, "path", [p for p in sys.path
                                       if not p.rstrip("/").endswith("support/fakes")])
 
@@ -251,7 +253,7 @@ def power(tmp_path, monkeypatch):
         for k in [k for k in sys.modules if _touched(k)]:
             del sys.modules[k]
         sys.modules.update(rig.modules)
-        import dealerbutton.board_cp as board_cp
+        import dealerbutton.board.circuitpython as board_cp
         import neopixel
         assert neopixel.__file__.endswith("site-packages/neopixel.py"), neopixel.__file__
         board_cp.CONFIG_PATH = str(tmp_path / "config.json")
@@ -267,10 +269,10 @@ def power(tmp_path, monkeypatch):
             del sys.modules[k]
         sys.modules.update(saved)
         if saved_attr is None:
-            if hasattr(dealerbutton, "board_cp"):
-                del dealerbutton.board_cp
+            if hasattr(shells, "circuitpython"):
+                del shells.circuitpython
         else:
-            dealerbutton.board_cp = saved_attr
+            shells.circuitpython = saved_attr
 
 
 MADE = "no saved state: clean start"
@@ -278,7 +280,7 @@ MADE = "no saved state: clean start"
 
 def deployed_files(root):
     """The files deploy --drive makes for the saved table (drivestore.FILES), blank."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     (root / drivestore.FOLDER).mkdir(exist_ok=True)
     for name in drivestore.FILES:
@@ -287,7 +289,7 @@ def deployed_files(root):
 
 def saved_copy(tmp_path, k=0):
     """The table in the drive's copy k (state/table-a.json, table-b.json), or None."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     path = tmp_path / "state" / drivestore.COPIES[k]
     if not path.exists():
@@ -339,9 +341,9 @@ def test_a_seat_held_from_power_up_is_a_stuck_button(tmp_path, power, capsys, mo
     """The panel's first look sees a button already held when the board starts: that
     press never acts; held stuck_ms (here 2 s) it is reported stuck; let go and pressed
     again, it works."""
-    from dealerbutton import buttons
+    from dealerbutton.buttons import button
 
-    monkeypatch.setattr(buttons.Button, "stuck_ms", 2000)
+    monkeypatch.setattr(button.Button, "stuck_ms", 2000)
     write_config(tmp_path, {"seats": 4})
     rig, board_cp = power(readonly=False)
     rig.levels[3] = 0                          # seat 2 held (stuck) while the board starts
@@ -460,13 +462,13 @@ def test_a_save_refused_by_the_drive_is_reported_once(tmp_path, power, capsys, m
     skipped; any other flash error is still reported every time."""
     rig, board_cp = power(readonly=False, storage_knows=False)
     errno = [30]
-    real_open = store.OsFs.open
+    real_open = filestore.OsFs.open
 
     def open_(self, name, mode, *rest):
         if "w" in mode or "+" in mode:
             raise OSError(errno[0], "Read-only filesystem")
         return real_open(self, name, mode, *rest)
-    monkeypatch.setattr(store.OsFs, "open", open_)
+    monkeypatch.setattr(filestore.OsFs, "open", open_)
     rig.send("sit 1\nsit 2\nsit 3\n")
     board_cp.run(loops=5)
     out = out_lines(capsys)
@@ -553,7 +555,8 @@ def test_a_drive_without_the_files_the_table_is_saved_in_starts_no_table_and_say
     """A copy cut short while it was made (0 bytes), or a drive filled by hand: boot.py
     leaves the drive to the computer, code.py starts no table (the ring's error pattern,
     every command refused) and says which file, and the command that makes them again."""
-    from dealerbutton import drivestore, ring
+    from dealerbutton import ring
+    from dealerbutton.store import drivestore
 
     (tmp_path / "state" / "table-b.json").write_bytes(b"")
     rig, board_cp = power()

@@ -1,16 +1,17 @@
-"""A Pico W on the broker through board.py, on both runtimes, with tests/support/fakes standing in
-for machine, neopixel, network (the Wi-Fi) and umqtt.simple: the Wi-Fi joined without
-blocking, every line the app writes published, the loop never stopped by a Wi-Fi or broker
-that is down, reconnecting with backoff, socket timeouts and watchdog feeds around every
-call that may block."""
+"""A Pico W on the broker through board/pico.py, on both runtimes, with tests/support/fakes
+standing in for machine, neopixel, network (the Wi-Fi) and umqtt.simple: the Wi-Fi joined
+without blocking, every line the app writes published, the loop never stopped by a Wi-Fi or
+broker that is down, reconnecting with backoff, socket timeouts and watchdog feeds around
+every call that may block."""
 import os
 
 import machine  # tests/support/fakes
 import neopixel  # tests/support/fakes
 import network  # tests/support/fakes
 import two_runtimes
-from dealerbutton import board, net
+from dealerbutton import net
 from dealerbutton.app import App
+from dealerbutton.board import pico
 from umqtt import simple  # tests/support/fakes
 
 ROOT = "board_net_tmp"
@@ -21,13 +22,13 @@ BASE = "dealerbutton/club/7/"
 broker = simple.broker
 
 
-class Script(board.Console):
+class Script(pico.Console):
     """The USB serial line, with what happens at each loop turn: `plan[turn]` is bytes the
     host sends then, or a function to call (the Wi-Fi or the broker going away...)."""
 
     def __init__(self, plan):
         self.calls = []
-        board.Console.__init__(self, self.calls.append)
+        pico.Console.__init__(self, self.calls.append)
         self.plan = plan
         self.turn = 0
         self.data = b""
@@ -44,7 +45,7 @@ class Script(board.Console):
         self.frames.append(app.last_frame)
         while len(self.connects) < len(broker.connects):
             self.connects.append(self.turn - 1)  # tried during the previous turn
-        board.Console.pump(self, app)
+        pico.Console.pump(self, app)
 
     def waiting(self):
         return len(self.data) > 0
@@ -74,22 +75,22 @@ def run(plan, loops, in_reach=True, broker_up=True, network_block=NETWORK, seats
     del neopixel.strips[:]
     out = []
     clock = [0]
-    board.CONFIG_PATH = ROOT + "/config.json"
-    board.STATE_DIR = ROOT
-    board._write = out.append
+    pico.CONFIG_PATH = ROOT + "/config.json"
+    pico.STATE_DIR = ROOT
+    pico._write = out.append
 
     def sleep_ms(ms):
         clock[0] += TURN_MS
 
-    board.now_ms = lambda: clock[0]
-    board.sleep_ms = sleep_ms
+    pico.now_ms = lambda: clock[0]
+    pico.sleep_ms = sleep_ms
     script = Script(plan)
     # One sleep a turn (a Pico W's loop turn modelled as 50 ms), not the App's doze, which
     # cuts a sleep into 10 ms reads of the buttons.
     doze = App.doze
     App.doze = one_sleep
     try:
-        board.run(loops=loops, console=script)
+        pico.run(loops=loops, console=script)
     finally:
         App.doze = doze
     return out, script

@@ -1,8 +1,7 @@
 """Button decoder and tick maths with a fake clock: clean, bouncing, chattering, stuck
 buttons and the ticks wrap-around (runs on CPython and MicroPython)."""
 import two_runtimes
-from dealerbutton import buttons
-from dealerbutton.buttons import LONG, NONE, RELEASED, SHORT, STUCK, Button
+from dealerbutton.buttons.button import EVENT_NAMES, LONG, NONE, RELEASED, SHORT, STUCK, Button
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 PERIOD = TICKS_MAX + 1
@@ -289,7 +288,7 @@ def test_a_quick_release_then_bounce_gives_no_second_press():
 
 
 def test_two_presses_in_a_row_count_twice_75ms_apart_and_never_vanish():
-    """The limit buttons.py states: let go 75 ms or more between them, the second one
+    """The limit button.py states: let go 75 ms or more between them, the second one
     ending 230 ms or more after the first release, two presses count as two; closer, as
     one (the pair never gives nothing). Polls every 1, 5 and 10 ms, at several phases."""
     twice = once = 0
@@ -334,8 +333,8 @@ def test_at_rest_tells_when_a_poll_may_skip_the_button():
 
 
 def test_event_names():
-    assert buttons.EVENT_NAMES[SHORT] == "short"
-    assert buttons.EVENT_NAMES[RELEASED] == "released"
+    assert EVENT_NAMES[SHORT] == "short"
+    assert EVENT_NAMES[RELEASED] == "released"
     assert (NONE, SHORT, LONG, STUCK, RELEASED) == (0, 1, 2, 3, 4)
 
 

@@ -5,9 +5,9 @@ import gc
 import json
 
 import two_runtimes
-from dealerbutton import clock as clockmod
-from dealerbutton.clock import NOTHING, Clock, mss
-from dealerbutton.config import check_tournament
+from dealerbutton.clock import schedule as clockmod
+from dealerbutton.clock.schedule import NOTHING, Clock, mss
+from dealerbutton.store.config import check_tournament
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 
 MIN = 60000

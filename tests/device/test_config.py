@@ -2,7 +2,7 @@
 import json
 
 import two_runtimes
-from dealerbutton import config
+from dealerbutton.store import config
 from device_rig import Rig
 
 

@@ -1,6 +1,6 @@
-"""board.py and main.py under the real `micropython` command, with tests/support/fakes standing in
-for machine and neopixel: pins, ring, watchdog, serial input, bad config, crash, Ctrl-C,
-safe boot."""
+"""board/pico.py and main.py under the real `micropython` command, with tests/support/fakes
+standing in for machine and neopixel: pins, ring, watchdog, serial input, bad config, crash,
+Ctrl-C, safe boot."""
 
 import json
 
@@ -10,9 +10,9 @@ PRELUDE = """
 import sys
 import machine
 import neopixel
-from dealerbutton import board
-board.CONFIG_PATH = %(config)r
-board.STATE_DIR = %(state)r
+from dealerbutton.board import pico
+pico.CONFIG_PATH = %(config)r
+pico.STATE_DIR = %(state)r
 """
 
 
@@ -30,7 +30,7 @@ def lines(proc):
 
 def test_board_runs_the_table_on_fake_pins(tmp_path):
     body = """
-board.run(loops=40)
+pico.run(loops=40)
 print("pins", sorted([(g, p.mode, p.pull) for g, p in machine.pins.items()]))
 wdt = machine.watchdogs[0]
 print("wdt", len(machine.watchdogs), wdt.timeout, wdt.feeds)
@@ -52,7 +52,7 @@ print("wdt", len(machine.watchdogs), wdt.timeout, wdt.feeds)
 def test_ring_frames_go_to_the_neopixel(tmp_path):
     body = """
 made = neopixel.strips
-board.run(loops=10)
+pico.run(loops=10)
 np = made[0]
 print("np", np.pin.id, np.n, np.writes > 0, len(np.last))
 print("grb", np.last[0], np.last[1], np.last[2])
@@ -67,8 +67,8 @@ print("grb", np.last[0], np.last[1], np.last[2])
 
 
 def test_state_is_restored_at_power_up(tmp_path):
-    run_board(tmp_path, "board.run(loops=5)\n", config={}, stdin="sit 3\nsit 4\n")
-    p = run_board(tmp_path, "board.run(loops=5)\n", config={}, stdin="state\n")
+    run_board(tmp_path, "pico.run(loops=5)\n", config={}, stdin="sit 3\nsit 4\n")
+    p = run_board(tmp_path, "pico.run(loops=5)\n", config={}, stdin="state\n")
     out = lines(p)
     assert out[0] == "* info state restored (save 2)", out
     state = json.loads([x for x in out if x.startswith("ok ")][0][3:])
@@ -76,7 +76,7 @@ def test_state_is_restored_at_power_up(tmp_path):
 
 
 def test_missing_config_runs_on_the_defaults(tmp_path):
-    p = run_board(tmp_path, "board.run(loops=3)\n", config=None, stdin="config\n")
+    p = run_board(tmp_path, "pico.run(loops=3)\n", config=None, stdin="config\n")
     out = lines(p)
     assert out[0].startswith("dealerbutton: no ") and "running on the defaults" in out[0]
     cfg = json.loads([x for x in out if x.startswith("ok ")][0][3:])
@@ -85,7 +85,7 @@ def test_missing_config_runs_on_the_defaults(tmp_path):
 
 def test_rejected_config_reports_every_problem_shows_the_error_and_does_not_run(tmp_path):
     body = """
-board.run(loops=5)
+pico.run(loops=5)
 print("wdt", len(machine.watchdogs))
 print("seat pins", sorted([g for g in machine.pins if g != 16]))
 """
@@ -108,7 +108,7 @@ print("seat pins", sorted([g for g in machine.pins if g != 16]))
 def test_rejected_config_shows_the_error_pattern_on_the_ring(tmp_path):
     body = """
 made = neopixel.strips
-board.run(loops=3)
+pico.run(loops=3)
 print("np", len(made), made[0].writes > 0 if made else None, sum(made[0].last) > 0 if made else None)
 """
     p = run_board(tmp_path, body, config={"brightness": 999})
@@ -120,7 +120,7 @@ print("np", len(made), made[0].writes > 0 if made else None, sum(made[0].last) >
 
 
 def test_malformed_config(tmp_path):
-    p = run_board(tmp_path, "board.run(loops=2)\n", config='{"seats": 9')
+    p = run_board(tmp_path, "pico.run(loops=2)\n", config='{"seats": 9')
     assert lines(p)[0].startswith("dealerbutton: config.json rejected (1 problem): "
                                   "config.json: malformed JSON")
 
@@ -132,7 +132,7 @@ def broken(self, now_ms):
     raise RuntimeError("ring on fire")
 app.App.tick = broken
 try:
-    board.run(loops=5)
+    pico.run(loops=5)
 except machine.Reset:
     print("RESET", len(machine.resets))
 """
@@ -149,7 +149,7 @@ from dealerbutton import app
 def interrupted(self, now_ms):
     raise KeyboardInterrupt
 app.App.tick = interrupted
-board.run(loops=5)
+pico.run(loops=5)
 print("back at the REPL", len(machine.resets))
 """
     p = run_board(tmp_path, body, config={})
@@ -163,13 +163,13 @@ def test_ctrl_c_just_after_the_watchdog_started_stops_it(tmp_path):
     started and before the app owns the line, the REPL must not be reset 8 s later."""
     body = """
 stopped = []
-board.stop_watchdog = lambda: stopped.append(1) or True
+pico.stop_watchdog = lambda: stopped.append(1) or True
 class Interrupted(machine.WDT):
     def __init__(self, id=0, timeout=5000):
         super().__init__(id, timeout)
         raise KeyboardInterrupt
 machine.WDT = Interrupted
-board.run(loops=5)
+pico.run(loops=5)
 print("back at the REPL", len(machine.watchdogs), len(stopped), len(machine.resets))
 """
     p = run_board(tmp_path, body, config={})
@@ -180,13 +180,13 @@ print("back at the REPL", len(machine.watchdogs), len(stopped), len(machine.rese
 
 def test_stop_watchdog_writes_the_rp2040_register_only_on_rp2040(tmp_path):
     body = """
-print("unix", board.stop_watchdog(), machine.mem32.words)
+print("unix", pico.stop_watchdog(), machine.mem32.words)
 sys.platform = "rp2"
 class Impl:
     name = "micropython"
     _machine = "Raspberry Pi Pico with RP2040"
 sys.implementation = Impl()
-print("rp2", board.stop_watchdog(), machine.mem32.words)
+print("rp2", pico.stop_watchdog(), machine.mem32.words)
 """
     p = run_board(tmp_path, body, config={}, check=False)
     out = lines(p)
@@ -212,7 +212,7 @@ print("wdt", len(machine.watchdogs), "neopixels", 16 in machine.pins)
 def test_main_py_runs_the_board_otherwise(tmp_path):
     body = """
 sys.path.insert(0, %r)
-board.max_loops = 10
+pico.max_loops = 10
 import main
 print("wdt", len(machine.watchdogs), machine.watchdogs[0].feeds)
 """ % str(FIRMWARE)
@@ -225,9 +225,9 @@ print("wdt", len(machine.watchdogs), machine.watchdogs[0].feeds)
 def test_safe_boot_uses_the_configured_next_hand_pin(tmp_path):
     body = """
 machine.set_level(15, 0)
-print(board.safe_boot_requested())
+print(pico.safe_boot_requested())
 machine.set_level(22, 0)
-print(board.safe_boot_requested())
+print(pico.safe_boot_requested())
 """
     p = run_board(tmp_path, body, config={"pins": {"next": 22}})
     assert lines(p) == ["False", "True"]
@@ -245,7 +245,7 @@ sys.path.insert(0, %r)
 import network
 from umqtt import simple
 network.aps["club"] = "pw"
-board.max_loops = 60
+pico.max_loops = 60
 import main
 print("sent", simple.broker.sent[0])
 print("state", simple.broker.of("dealerbutton/club/7/state")[-1])
@@ -278,7 +278,7 @@ def run_without(tmp_path, module, config):
                                              % module)
     (tmp_path / "config.json").write_text(json.dumps(config))
     script = PRELUDE % {"config": str(tmp_path / "config.json"),
-                        "state": str(tmp_path)} + "board.run(loops=10)\n"
+                        "state": str(tmp_path)} + "pico.run(loops=10)\n"
     return run_micropython(script, stdin="sit 2\n", extra_paths=[gone], timeout=120)
 
 
@@ -297,7 +297,7 @@ def test_a_board_without_wifi_or_umqtt_plays_on_and_says_why(tmp_path):
 
 
 def test_a_bad_network_block_is_refused_like_any_other_field(tmp_path):
-    p = run_board(tmp_path, "board.run(loops=3)\nprint('wdt', len(machine.watchdogs))\n",
+    p = run_board(tmp_path, "pico.run(loops=3)\nprint('wdt', len(machine.watchdogs))\n",
                   config={"seats": 4, "network": {"ssid": "club", "room": "club/7",
                                                   "table": "7", "port": "1883"}})
     out = lines(p)
@@ -313,12 +313,13 @@ def test_what_only_the_start_needs_leaves_the_heap_and_config_still_answers(tmp_
     body = """
 import gc
 from dealerbutton import app as appmod
-board.run(loops=5)
+pico.run(loops=5)
 print("gone", [m for m in ("config", "strictjson", "startup")
-               if "dealerbutton." + m in sys.modules or hasattr(sys.modules["dealerbutton"], m)])
+               if "dealerbutton.store." + m in sys.modules
+               or hasattr(sys.modules["dealerbutton.store"], m)])
 gc.collect()
 after = gc.mem_alloc()
-from dealerbutton import config, startup
+from dealerbutton.store import config, startup
 gc.collect()
 print("weight", gc.mem_alloc() - after)
 """

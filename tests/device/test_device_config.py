@@ -3,7 +3,7 @@ the hardware pin map."""
 
 import json
 
-from dealerbutton import config
+from dealerbutton.store import config
 from micropython_unix import ROOT
 
 

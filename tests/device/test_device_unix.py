@@ -1,4 +1,4 @@
-"""The emulated board (dealerbutton.unix) end to end, as a subprocess under CPython and
+"""The emulated board (dealerbutton.board.unix) end to end, as a subprocess under CPython and
 under the real `micropython` command: pipes, a pseudo-terminal, state kept across runs."""
 
 import json
@@ -18,10 +18,10 @@ RUNTIMES = ["cpython", "micropython"]
 
 def command(runtime, *args):
     if runtime == "cpython":
-        cmd = [sys.executable, "-m", "dealerbutton.unix"]
+        cmd = [sys.executable, "-m", "dealerbutton.board.unix"]
         env = dict(os.environ, PYTHONPATH=str(FIRMWARE))
     else:
-        cmd = [micropython_exe(), "-m", "dealerbutton.unix"]
+        cmd = [micropython_exe(), "-m", "dealerbutton.board.unix"]
         env = dict(os.environ, MICROPYPATH=str(FIRMWARE))
     return cmd + [str(a) for a in args], env
 
@@ -214,8 +214,8 @@ def test_on_a_pseudo_terminal_no_echo_and_the_ring_keeps_running(runtime, tmp_pa
 
 
 def test_emulator_module_runs_without_the_host_package():
-    """unix.py and everything it imports lives in firmware/ (it runs under micropython)."""
-    src = (ROOT / "firmware" / "dealerbutton" / "unix.py").read_text()
+    """board/unix.py and everything it imports lives in firmware/ (it runs under micropython)."""
+    src = (ROOT / "firmware" / "dealerbutton" / "board" / "unix.py").read_text()
     assert "dealerbutton_host" not in src and "argparse" not in src
 
 

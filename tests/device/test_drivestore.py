@@ -1,4 +1,4 @@
-"""drivestore.py: CircuitPython's saved table, in two copies and three slots that deploy
+"""store/drivestore.py: CircuitPython's saved table, in two copies and three slots that deploy
 made, written in place on the drive.
 Real files in a scratch folder (CPython and the MicroPython unix port); what a power cut
 between a flash erase and its program does on the board is tested on the emulated Pico
@@ -6,7 +6,7 @@ between a flash erase and its program does on the board is tested on the emulate
 import os
 
 import two_runtimes
-from dealerbutton import drivestore, store
+from dealerbutton.store import drivestore, filestore
 
 OLD = {"seats": 9, "rules": "dead", "hands": 3, "players": [1, 2, 3], "hand": None}
 NEW = {"seats": 9, "rules": "dead", "hands": 4, "players": [1, 2, 3, 5], "hand": {"b": 2}}
@@ -186,7 +186,7 @@ def test_damaged_copies_are_a_clean_start_that_says_why():
 
 def test_the_state_json_of_earlier_firmware_moves_into_the_copies():
     fresh()
-    old = store.Store(store.OsFs(ROOT))
+    old = filestore.Store(filestore.OsFs(ROOT))
     old.save(OLD)
     old.save(NEW, {"level": 3})
     s, (d, seq, message) = loaded()
@@ -271,7 +271,7 @@ def test_a_torn_slot_is_free_and_the_table_is_kept_again_from_the_copies():
 
 def test_a_table_kept_aside_by_earlier_firmware_is_taken_back_and_its_file_stays():
     fresh()
-    old = store.Store(store.OsFs(ROOT + "/state"), "state-9seats-dead-10-20.json")
+    old = filestore.Store(filestore.OsFs(ROOT + "/state"), "state-9seats-dead-10-20.json")
     old.save(NEW)
     old.save(NEW)
     s, _ = loaded()
@@ -307,7 +307,7 @@ class Torn(drivestore.DriveStore):
 
 
 def power_up(seats, cut_at=0, keep=0):
-    """startup.py's moves on the drive for a config of `seats`: the table it starts with
+    """store/startup.py's moves on the drive for a config of `seats`: the table it starts with
     (a dict, or None for a new one); Cut when the power goes at write cut_at."""
     s = Torn(ROOT)
     s.cut_at, s.keep = cut_at, keep

@@ -4,8 +4,8 @@ button is down, a press on the ring one release wait after the release, no alloc
 the idle poll (CPython and MicroPython)."""
 
 import two_runtimes
-from dealerbutton.buttons import Button
-from dealerbutton.panel import Pins
+from dealerbutton.buttons.button import Button
+from dealerbutton.buttons.panel import Pins
 from dealerbutton.rules import Table
 from dealerbutton.ticks import TICKS_MAX, ticks_add, ticks_diff
 from device_rig import Rig

@@ -2,7 +2,8 @@
 retained state, last will, commands from the floor, a lost network with backoff, events
 counted while offline, the table never stopped (CPython and MicroPython)."""
 import two_runtimes
-from dealerbutton import config, net
+from dealerbutton import net
+from dealerbutton.store import config
 from device_rig import Rig
 
 SETTINGS = {"ssid": "club", "broker": "10.0.0.2", "room": "club", "table": "7"}

@@ -4,7 +4,7 @@ import json
 
 import two_runtimes
 from dealerbutton import protocol
-from dealerbutton.hand import Hand
+from dealerbutton.rules.hand import Hand
 from device_rig import Rig
 
 

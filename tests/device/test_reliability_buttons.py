@@ -11,8 +11,8 @@ long) and nothing else, write the same lines as the clean one, and end each epis
 the same table; a stuck button is reported once, never acts, and is reported working again
 once when let go. The clock wraps on the way.
 """
-from dealerbutton.buttons import Button
-from dealerbutton.chords import Chords
+from dealerbutton.buttons.button import Button
+from dealerbutton.buttons.chords import Chords
 from fake_flash import FakeFlash
 from reliability_campaign import Device, Rand, make_config
 

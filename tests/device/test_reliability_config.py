@@ -1,6 +1,6 @@
 """Reliability campaign 4: config.json (tests/support/reliability_config_campaign.py) on CPython, under the real
 `micropython` (which parses config.json on the board), through the board's start-up
-(board.run with the fake machine) and the emulated board's --config."""
+(pico.run with the fake machine) and the emulated board's --config."""
 import os
 import subprocess
 import sys
@@ -83,10 +83,10 @@ def test_every_config_gets_the_same_verdict_on_both_runtimes(on_micropython):
 BOARD = """
 import machine
 import neopixel
-from dealerbutton import board
-board.CONFIG_PATH = %(config)r
-board.STATE_DIR = %(state)r
-board.run(loops=3)
+from dealerbutton.board import pico
+pico.CONFIG_PATH = %(config)r
+pico.STATE_DIR = %(state)r
+pico.run(loops=3)
 print("wdt", len(machine.watchdogs))
 """
 
@@ -99,7 +99,7 @@ BAD_FILES = {
 
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
 def test_board_start_up_refuses_a_bad_config_file_with_a_message(name, tmp_path):
-    """board.run must refuse it (the message, the error pattern, every command answered
+    """pico.run must refuse it (the message, the error pattern, every command answered
     `err config`), never stop with a traceback."""
     cfg = tmp_path / "config.json"
     cfg.write_bytes(BAD_FILES[name])
@@ -116,7 +116,7 @@ def test_board_start_up_refuses_a_bad_config_file_with_a_message(name, tmp_path)
 def test_emulated_board_refuses_a_bad_config_file_with_a_message(runtime, name, tmp_path):
     cfg = tmp_path / "config.json"
     cfg.write_bytes(BAD_FILES[name])
-    args = ["-m", "dealerbutton.unix", "--config", str(cfg), "--state", str(tmp_path)]
+    args = ["-m", "dealerbutton.board.unix", "--config", str(cfg), "--state", str(tmp_path)]
     if runtime == "cpython":
         cmd, env = [sys.executable] + args, dict(os.environ, PYTHONPATH=str(FIRMWARE))
     else:

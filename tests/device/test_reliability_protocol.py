@@ -1,7 +1,7 @@
 """Reliability campaign 2: protocol fuzzing (tests/support/reliability_protocol_campaign.py), in-process on CPython,
 in-process under the real `micropython` (the same seeded stream must give the same counts),
-and against the emulated board (`python -m dealerbutton.unix`, `micropython -m
-dealerbutton.unix`) as a subprocess fed through a pipe in pieces of random size."""
+and against the emulated board (`python -m dealerbutton.board.unix`, `micropython -m
+dealerbutton.board.unix`) as a subprocess fed through a pipe in pieces of random size."""
 import json
 import os
 import subprocess
@@ -52,7 +52,7 @@ def test_fuzz_the_protocol_under_micropython(campaign):
 
 
 def emulator(runtime, state, seats):
-    args = ["-m", "dealerbutton.unix", "--state", str(state), "--seats", str(seats)]
+    args = ["-m", "dealerbutton.board.unix", "--state", str(state), "--seats", str(seats)]
     if runtime == "cpython":
         return [sys.executable] + args, dict(os.environ, PYTHONPATH=str(FIRMWARE))
     return [micropython_exe()] + args, dict(os.environ, MICROPYPATH=str(FIRMWARE))
@@ -118,7 +118,7 @@ def test_fuzz_the_emulated_board_through_a_pipe(runtime, campaign, tmp_path):
             reliability_protocol_campaign.check_reply(kind, reply, body)
             last_body, last_kind, last_reply = body, kind, reply
     fuzz = len(items) // 2
-    print("\nprotocol fuzzing (%s -m dealerbutton.unix, a pipe): %d fuzz lines and %d state "
+    print("\nprotocol fuzzing (%s -m dealerbutton.board.unix, a pipe): %d fuzz lines and %d state "
           "lines, %d bytes in %d writes; every line answered once, %d accepted commands "
           "changed the state, no other line did"
           % (runtime, fuzz, fuzz, len(data), len(pieces), changed))

@@ -3,7 +3,6 @@ brightness, the current limit and no allocation per frame (CPython and MicroPyth
 import sys
 
 import two_runtimes
-from dealerbutton import palette as P
 from dealerbutton import ring as R
 from dealerbutton.ring import (
     ACTIVE,
@@ -16,6 +15,7 @@ from dealerbutton.ring import (
     Ring,
     estimate_ma,
 )
+from dealerbutton.ring import palette as P
 from dealerbutton.ticks import TICKS_MAX
 from test_buttons import Lcg
 
@@ -833,7 +833,7 @@ def test_viper_and_plain_loops_agree():
     import sys
     from array import array
 
-    from dealerbutton import plainloops, ringcanvas
+    from dealerbutton.ring import canvas, plainloops
     fastloops = viper_loops()
     rng = Lcg(77)
     for case in range(200):
@@ -871,14 +871,14 @@ def test_viper_and_plain_loops_agree():
             assert fastloops.paint(fast, phys, a, b, rgb) == delta, case
             assert fast == painted, case
     if sys.implementation.name == "micropython":
-        assert ringcanvas.scale is fastloops.scale and ringcanvas.paint_run is fastloops.paint
-        assert ringcanvas.colour_of is fastloops.colour
+        assert canvas.scale is fastloops.scale and canvas.paint_run is fastloops.paint
+        assert canvas.colour_of is fastloops.colour
 
 
 def viper_loops():
     """fastloops, or None where it cannot load (CPython)."""
     try:
-        from dealerbutton import fastloops
+        from dealerbutton.ring import fastloops
         return fastloops
     except ImportError:
         return None

@@ -1,9 +1,9 @@
-"""store.py: atomic saves with version, sequence number and CRC; a power cut at any point
+"""filestore.py: atomic saves with version, sequence number and CRC; a power cut at any point
 of a save leaves the old or the new state; damaged files give a clean start, never a crash."""
 import json
 
 import two_runtimes
-from dealerbutton import store
+from dealerbutton.store import filestore
 from fake_flash import FakeFlash, PowerCut
 
 OLD = {"seats": 9, "rules": "dead", "hands": 3, "players": [1, 2, 3], "hand": None}
@@ -12,7 +12,7 @@ NEW = {"seats": 9, "rules": "dead", "hands": 4, "players": [1, 2, 3, 5], "hand":
 
 def saved(*tables):
     fs = FakeFlash()
-    s = store.Store(fs)
+    s = filestore.Store(fs)
     for t in tables:
         s.save(t)
     return fs, s
@@ -20,17 +20,17 @@ def saved(*tables):
 
 def test_the_saved_json_is_compact_and_reads_back_the_same():
     fs = FakeFlash()
-    s = store.Store(fs)
+    s = filestore.Store(fs)
     d = {"b": [1, None, True], "a": {"y": "x\"", "x": False}}
     s.save(d)
     data = fs.files["state.json"]
-    assert b" " not in data and store.parse(data)[0] == d
+    assert b" " not in data and filestore.parse(data)[0] == d
 
 
 def test_save_then_load_round_trips_with_the_sequence_number():
     fs, s = saved(OLD, NEW)
     assert sorted(fs.files) == ["state.json"]
-    d, seq, msg = store.Store(fs).load()
+    d, seq, msg = filestore.Store(fs).load()
     assert d == NEW and seq == 2, (d, seq)
     assert msg == "state restored (save 2)", msg
 
@@ -39,12 +39,12 @@ def test_file_layout():
     fs, s = saved(OLD)
     data = fs.files["state.json"]
     assert data.startswith(b'{"v":1,"seq":1,"crc":'), data
-    assert b',"table":{' in data and store.parse(data)[0] == OLD
+    assert b',"table":{' in data and filestore.parse(data)[0] == OLD
     assert b" " not in data
 
 
 def test_missing_file_is_a_clean_start():
-    s = store.Store(FakeFlash())
+    s = filestore.Store(FakeFlash())
     d, seq, msg = s.load()
     assert d is None and seq == 0 and msg == "no saved state: clean start"
     assert not s.problem
@@ -52,7 +52,7 @@ def test_missing_file_is_a_clean_start():
 
 def check_corrupt(data, why):
     fs = FakeFlash({"state.json": data})
-    s = store.Store(fs)
+    s = filestore.Store(fs)
     d, seq, msg = s.load()
     assert d is None and seq == 0, (data, d)
     assert s.problem
@@ -92,28 +92,28 @@ def test_garbage_and_wrong_version():
     data = fs.files["state.json"].replace(b'{"v":1,', b'{"v":2,')
     check_corrupt(data, "format 2")
     # valid CRC, payload not an object
-    head, payload = store.Store(FakeFlash()).encode([1, 2], 1)
+    head, payload = filestore.Store(FakeFlash()).encode([1, 2], 1)
     check_corrupt(head + payload + b"}", "bad JSON")
 
 
 def test_sequence_continues_after_a_load():
     fs, s = saved(OLD, OLD, OLD)
-    s2 = store.Store(fs)
+    s2 = filestore.Store(fs)
     s2.load()
     s2.save(NEW)
-    d, seq, msg = store.Store(fs).load()
+    d, seq, msg = filestore.Store(fs).load()
     assert seq == 4 and d == NEW
 
 
 def test_the_clock_is_saved_beside_the_table_under_the_same_crc():
     fs = FakeFlash()
-    s = store.Store(fs)
+    s = filestore.Store(fs)
     s.save(OLD)
     s.save(NEW, {"entry": 2, "ms_left": 599000})
     data = fs.files["state.json"]
     assert data.endswith(b'},"clock":{"entry":2,"ms_left":599000}}') or data.endswith(
         b'},"clock":{"ms_left":599000,"entry":2}}'), data
-    r = store.Store(fs)
+    r = filestore.Store(fs)
     d, seq, msg = r.load()
     assert d == NEW and seq == 2 and r.clock == {"entry": 2, "ms_left": 599000}, (d, r.clock)
     # One digit of the clock changed: the whole file is refused (the old copy is gone).
@@ -122,13 +122,13 @@ def test_the_clock_is_saved_beside_the_table_under_the_same_crc():
     assert d is None and r.clock is None and msg.endswith("(state.json bad CRC): clean start")
     # A file without a clock (a cash game, or saved before the clock existed): None.
     fs, s = saved(OLD)
-    r = store.Store(fs)
+    r = filestore.Store(fs)
     assert r.load()[0] == OLD and r.clock is None
     # An interrupted save finished at power-up brings its clock.
     fs, s = saved(OLD)
     head, payload = s.encode(NEW, 2, {"entry": 1, "ms_left": 5})
     fs.files["state.json.tmp"] = head + payload + b"}"
-    r = store.Store(fs)
+    r = filestore.Store(fs)
     assert r.load()[0] == NEW and r.clock == {"entry": 1, "ms_left": 5}
 
 
@@ -136,7 +136,7 @@ def test_leftover_complete_temp_file_is_newer_and_finishes_the_save():
     fs, s = saved(OLD)
     head, payload = s.encode(NEW, 2)
     fs.files["state.json.tmp"] = head + payload + b"}"
-    s2 = store.Store(fs)
+    s2 = filestore.Store(fs)
     d, seq, msg = s2.load()
     assert d == NEW and seq == 2
     assert "interrupted save" in msg and not s2.problem
@@ -146,7 +146,7 @@ def test_leftover_complete_temp_file_is_newer_and_finishes_the_save():
 def test_leftover_partial_temp_file_is_discarded():
     fs, s = saved(OLD)
     fs.files["state.json.tmp"] = b'{"v":1,"seq":2,"cr'
-    s2 = store.Store(fs)
+    s2 = filestore.Store(fs)
     d, seq, msg = s2.load()
     assert d == OLD and seq == 1 and not s2.problem
     assert msg == "state restored (save 1); an unfinished save was discarded", msg
@@ -166,13 +166,13 @@ def cut_everywhere(torn):
         except PowerCut:
             finished = False
         after = fs.reboot()
-        s2 = store.Store(after)
+        s2 = filestore.Store(after)
         d, seq, msg = s2.load()
         assert (d, seq) in ((OLD, 1), (NEW, 2)), (cut, d, seq, msg)
         assert not s2.problem, msg
         # and the store keeps working after the reboot
         s2.save({"after": cut})
-        assert store.Store(after).load()[0] == {"after": cut}
+        assert filestore.Store(after).load()[0] == {"after": cut}
         outcomes.append(seq)
         if finished:
             return outcomes
@@ -197,7 +197,7 @@ def test_power_cut_with_torn_writes_keeps_old_or_new():
             finished = True
         except PowerCut:
             finished = False
-        d, seq, msg = store.Store(fs.reboot()).load()
+        d, seq, msg = filestore.Store(fs.reboot()).load()
         assert (d, seq) in ((OLD, 1), (NEW, 2)), (cut, d, seq, msg)
         outcomes.append(seq)
         if finished:
@@ -210,10 +210,10 @@ def test_power_cut_during_the_first_save_is_a_clean_start():
     for cut in range(1, 4):
         fs = FakeFlash(cut_at=cut, torn=True)
         try:
-            store.Store(fs).save(OLD)
+            filestore.Store(fs).save(OLD)
         except PowerCut:
             pass
-        s = store.Store(fs.reboot())
+        s = filestore.Store(fs.reboot())
         d, seq, msg = s.load()
         assert d is None and not s.problem, msg
         assert msg.startswith("no saved state"), msg
@@ -240,8 +240,8 @@ def test_os_fs_real_files():
         os.mkdir(root)
     except OSError:
         pass
-    fs = store.OsFs(root)
-    s = store.Store(fs)
+    fs = filestore.OsFs(root)
+    s = filestore.Store(fs)
     for name in ("state.json", "state.json.tmp"):
         try:
             os.remove(root + "/" + name)
@@ -251,7 +251,7 @@ def test_os_fs_real_files():
     s.save(OLD)
     s.save(NEW)
     assert not fs.exists("state.json.tmp") and fs.exists("state.json")
-    assert store.Store(store.OsFs(root + "/")).load()[:2] == (NEW, 2)
+    assert filestore.Store(filestore.OsFs(root + "/")).load()[:2] == (NEW, 2)
     os.remove(root + "/state.json")
     os.rmdir(root)
 
@@ -261,10 +261,10 @@ def test_a_table_bigger_than_the_buffer_is_saved_whole():
     # all of it, not the first buffer's worth.
     big = {"players": list(range(400)), "name": "x" * 300}
     fs = FakeFlash()
-    s = store.Store(fs)
+    s = filestore.Store(fs)
     size = s.save(big)
     assert size == len(fs.files["state.json"]) and size > 1500
-    assert store.Store(fs).load()[0] == big
+    assert filestore.Store(fs).load()[0] == big
 
 
 def _data_folder():
@@ -274,10 +274,10 @@ def _data_folder():
 
 def test_encode_gives_a_table_bigger_than_the_buffer_whole():
     big = {"players": list(range(400)), "name": "x" * 300}
-    s = store.Store(FakeFlash())
+    s = filestore.Store(FakeFlash())
     head, payload = s.encode(big, 3)
     assert json.loads(payload) == big and len(payload) > 1500
-    assert store.parse(head + payload + b"}")[:2] == (big, 3)
+    assert filestore.parse(head + payload + b"}")[:2] == (big, 3)
 
 
 def test_tables_saved_by_the_firmware_before_format_3_come_back():
@@ -291,7 +291,7 @@ def test_tables_saved_by_the_firmware_before_format_3_come_back():
         expected = json.load(f)
     for name in sorted(expected):
         want = expected[name]
-        st = store.Store(store.OsFs(folder), name=name)
+        st = filestore.Store(filestore.OsFs(folder), name=name)
         d, seq, message = st.load()
         assert message == "state restored (save %d)" % want["seq"], message
         assert d["v"] == 2

@@ -3,10 +3,10 @@ no allocation; the capturing strip (CPython and MicroPython)."""
 import sys
 
 import two_runtimes
-from dealerbutton import strip as strip_mod
-from dealerbutton.capture import CaptureStrip, hex_colours
+from dealerbutton.board import strip as strip_mod
+from dealerbutton.board.capture import CaptureStrip, hex_colours
+from dealerbutton.board.strip import NeoPixelStrip
 from dealerbutton.ring import ACTIVE, Ring
-from dealerbutton.strip import NeoPixelStrip
 
 
 class MicroPythonNeoPixel:
@@ -136,9 +136,9 @@ def test_the_same_frame_is_not_sent_again_but_refreshed_now_and_then():
 def test_viper_and_plain_reorder_agree():
     """MicroPython reorders in viper code, CPython in plain Python: both give the same bytes
     as neopixel's own np[i] = ..., in every order (both are run on MicroPython)."""
-    from dealerbutton import plainloops
+    from dealerbutton.ring import plainloops
     try:
-        from dealerbutton import fastloops
+        from dealerbutton.ring import fastloops
     except ImportError:   # CPython
         fastloops = None
     frame = bytearray(range(3, 183))

@@ -6,9 +6,9 @@ import os
 import sys
 
 import pytest
-from dealerbutton import strip_cp
+from dealerbutton.board import strip_cp
+from dealerbutton.board.strip import NeoPixelStrip as MicroPythonStrip
 from dealerbutton.ring import ACTIVE, WAIT_BB, Ring
-from dealerbutton.strip import NeoPixelStrip as MicroPythonStrip
 
 # Modules whose import depends on the board Blinka detects, or that tests/support/fakes shadows.
 LIBRARY_MODULES = ("neopixel", "neopixel_write", "adafruit_pixelbuf", "board", "digitalio",

@@ -5,8 +5,8 @@ next-hand button held 5 s, and nothing allocated per frame (CPython and MicroPyt
 import json
 
 import two_runtimes
-from dealerbutton import config, store
 from dealerbutton import ring as R
+from dealerbutton.store import config, filestore
 from device_rig import Rig, ticks_heap_locked
 from fake_flash import FakeFlash
 
@@ -200,13 +200,13 @@ def test_after_a_power_cut_the_clock_is_back_paused_at_the_time_saved():
 def test_the_clock_and_the_table_share_one_checked_save():
     rig = Rig(CFG)
     rig.send("clock next")
-    data = rig.fs.files[store.NAME]
-    d, seq, problem = store.parse(data)
+    data = rig.fs.files[filestore.NAME]
+    d, seq, problem = filestore.parse(data)
     assert problem is None and d["tournament"] is True
     assert json.loads(data.decode())["clock"] == {"entry": 1, "ms_left": 1200000}, data
     bad = data.replace(b'"entry":1', b'"entry":2')    # the CRC covers the clock too
-    assert store.parse(bad)[2] == "bad CRC"
-    fs = FakeFlash({store.NAME: bad})
+    assert filestore.parse(bad)[2] == "bad CRC"
+    fs = FakeFlash({filestore.NAME: bad})
     again = Rig(CFG, fs=fs)
     assert again.take()[:2] == ["* error saved state unusable (state.json bad CRC): clean start",
                                 "* level 1 25/50 ante 0"]

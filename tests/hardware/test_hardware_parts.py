@@ -127,7 +127,7 @@ def test_each_seat_number_is_over_the_leds_the_firmware_lights_for_that_seat(off
     mark points; each seat's arc, as the firmware's renderer lays it out with config.json's
     offset and direction, is then under that seat's engraved number."""
     need_extra()
-    from dealerbutton.ringcanvas import Canvas
+    from dealerbutton.ring.canvas import Canvas
     from dealerbutton_host.hardware import centre, components, model
     from dealerbutton_host.hardware.render import engraved, mesh_of
 

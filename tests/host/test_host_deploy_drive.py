@@ -14,8 +14,18 @@ from dealerbutton_host.device.deploy import DeployError
 from micropython_unix import FIRMWARE
 
 BIN = Path(sys.executable).parent
-OURS = sorted(p.name for p in (FIRMWARE / "dealerbutton").glob("*.py")
-              if p.name not in drive.MICROPYTHON_ONLY)
+PACKAGE = FIRMWARE / "dealerbutton"
+
+
+def package_files(folder):
+    """The .py files in a package folder and its packages', by path in it ("app.py",
+    "rules/table.py"), sorted."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts)
+
+
+OURS = [rel for rel in package_files(PACKAGE) if rel.endswith(".py")
+        and rel not in drive.MICROPYTHON_ONLY]
 
 
 def run(*args):
@@ -47,8 +57,9 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     # code.py last, config.json and boot.py before it, the package first
     copied = [line.split(" -> ")[1].split(" (")[0] for line in lines if "] copied " in line]
     assert copied[-3:] == [str(d / "config.json"), str(d / "boot.py"), str(d / "code.py")]
-    assert sorted(p.name for p in (d / "dealerbutton").iterdir()) == OURS
-    assert "board.py" not in OURS and "fastloops.py" not in OURS and "board_cp.py" in OURS
+    assert package_files(d / "dealerbutton") == OURS
+    assert "board/pico.py" not in OURS and "ring/fastloops.py" not in OURS
+    assert "board/circuitpython.py" in OURS
     for name in ("code.py", "boot.py"):
         assert (d / name).read_bytes() == (FIRMWARE / "circuitpython" / name).read_bytes()
     assert (d / "config.json").read_bytes() == (FIRMWARE / "config.json").read_bytes()
@@ -84,17 +95,19 @@ def test_the_drive_gets_what_circuitpython_runs_and_only_what_changed(tmp_path):
     assert (d / "state" / "table-b.json").read_bytes() == b" " * 12288
     assert b'"seq":7' in (d / "state" / "table-a.json").read_bytes()
 
-    # A module of an older firmware, MicroPython's board.py copied by hand, a changed module:
+    # A module of an older firmware (the flat package's), MicroPython's board.py copied by
+    # hand, a .mpy in a package, a changed module:
     (d / "dealerbutton" / "board.py").write_text("# MicroPython's\n")
-    (d / "dealerbutton" / "palette.mpy").write_bytes(b"C\x06")
-    (d / "dealerbutton" / "ring.py").write_text("damaged\n")
+    (d / "dealerbutton" / "tablestate.py").write_text("# the flat package's\n")
+    (d / "dealerbutton" / "rules" / "palette.mpy").write_bytes(b"C\x06")
+    (d / "dealerbutton" / "protocol.py").write_text("damaged\n")
     rc, out, err = run("--drive", str(d))
     assert rc == 0, out + err
-    assert "[1/1] copied dealerbutton/ring.py -> %s (changed," % (d / "dealerbutton" / "ring.py") \
-        in out
-    assert "removed %s" % (d / "dealerbutton" / "board.py") in out
-    assert "removed %s" % (d / "dealerbutton" / "palette.mpy") in out
-    assert sorted(p.name for p in (d / "dealerbutton").iterdir()) == OURS
+    assert ("[1/1] copied dealerbutton/protocol.py -> %s (changed,"
+            % (d / "dealerbutton" / "protocol.py")) in out
+    for gone in ("board.py", "tablestate.py", "rules/palette.mpy"):
+        assert "removed %s" % (d / "dealerbutton" / gone) in out
+    assert package_files(d / "dealerbutton") == OURS
 
 
 def test_the_drives_own_config_is_kept_unless_named_or_agreed(tmp_path, capsys):

@@ -12,7 +12,7 @@ ROOT = Path(__file__).parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PAGES = [README, ROOT / "CONTRIBUTING.md"] + sorted(DOCS.glob("*.md"))
-NAMED = {"RULES.md": ROOT / "firmware" / "dealerbutton" / "RULES.md",
+NAMED = {"RULES.md": ROOT / "firmware" / "dealerbutton" / "rules" / "RULES.md",
          "PROTOCOL.md": ROOT / "firmware" / "dealerbutton" / "PROTOCOL.md"}
 
 

@@ -50,7 +50,7 @@ def test_colours_map_to_the_nearest_terminal_colour():
 @pytest.mark.parametrize("leds,seats,offset,reverse", [(24, 9, 0, False), (60, 12, 7, True),
                                                        (12, 12, 3, False), (24, 5, 23, True)])
 def test_ring_drawing_follows_the_firmware_arcs(leds, seats, offset, reverse):
-    """Every LED of a seat's arc (as ring.py lights it) is drawn within that seat's
+    """Every LED of a seat's arc (as dealerbutton.ring lights it) is drawn within that seat's
     sector, so seat labels sit next to their own LEDs."""
     led_turn, seat_turn = view.ring_positions(leds, seats, offset, reverse)
     r = ringmod.Ring(leds, seats, offset=offset, reverse=reverse)

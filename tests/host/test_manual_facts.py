@@ -4,7 +4,8 @@ names it lists are the ones the code has."""
 import re
 from pathlib import Path
 
-from dealerbutton import config, palette
+from dealerbutton.ring import palette
+from dealerbutton.store import config
 from dealerbutton_host.room import bridge
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -283,9 +283,9 @@ def test_room_command_sees_every_table_from_retained_state(tmp_path):
 
 
 def test_the_firmware_clock_reaches_the_room():
-    """A device answering `clock` with dealerbutton.clock's JSON: the bridge carries it, the
-    room shows its level, blinds and time left (counting down), and a break."""
-    from dealerbutton.clock import Clock as TournamentClock
+    """A device answering `clock` with dealerbutton.clock.schedule's JSON: the bridge carries
+    it, the room shows its level, blinds and time left (counting down), and a break."""
+    from dealerbutton.clock.schedule import Clock as TournamentClock
 
     tc = TournamentClock({"ante_kind": "bb", "levels": [
         {"sb": 25, "bb": 50, "ante": 50, "minutes": 20}, {"break": 10},

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import rules_document
-from dealerbutton import charges, dealing, hand, nexthand, seatchange
-from dealerbutton.words import WAITING
+from dealerbutton.rules import charges, dealing, hand, nexthand, seatchange
+from dealerbutton.rules.words import WAITING
 from dealerbutton_host.sim import referee, simulate
 from docexamples import rulestables
 
@@ -77,7 +77,7 @@ def checked_table(first_line):
 def test_every_worked_example_of_the_rules_agrees_with_the_referee():
     """RULES.md's worked examples (C and F ones included), event by event on a checked
     table: the referee agrees with every hand, seat and refusal."""
-    found = rulestables.worked_examples(ROOT / "firmware" / "dealerbutton" / "RULES.md")
+    found = rulestables.worked_examples(ROOT / "firmware" / "dealerbutton" / "rules" / "RULES.md")
     rules = {rule for rule, _, _ in found}
     assert len(found) >= 70 and {"C1", "C2", "C3", "C6", "F1", "F2", "F3", "F4"} <= rules
     events = 0

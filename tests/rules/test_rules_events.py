@@ -4,7 +4,7 @@ import json
 
 import two_runtimes
 from dealerbutton.rules import RuleError, Table
-from dealerbutton.undo import DEPTH
+from dealerbutton.rules.undo import DEPTH
 from rules_scenario import (
     EVENTS,
     check_table,

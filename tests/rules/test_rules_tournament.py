@@ -4,9 +4,9 @@ and MicroPython alike."""
 import json
 
 import two_runtimes
-from dealerbutton import rules
 from dealerbutton.rules import RuleError, Table
-from dealerbutton.undo import DEPTH
+from dealerbutton.rules.savedform import FORMAT
+from dealerbutton.rules.undo import DEPTH
 from rules_scenario import (
     EVENTS,
     LEVELS,
@@ -277,7 +277,7 @@ def test_E4_levels_and_the_tournament_flag_are_saved_and_round_trip():
     d = t.to_dict()
     text = json.dumps(d)
     back = json.loads(text)
-    assert back == d and back["format"] == rules.FORMAT == 4 and back["tournament"] is True
+    assert back == d and back["format"] == FORMAT == 4 and back["tournament"] is True
     assert back["level"] == [1000, 2000, 2000, "bb"]
     assert back["hand_level"] == [500, 1000, 1000, "bb"]
     copy = Table.from_dict(back)
@@ -294,7 +294,7 @@ def test_E4_a_format_1_table_is_read_as_a_cash_game_without_antes():
     assert (t.tournament, t.level, t.hand.level) == (False, (10, 20, 0, "each"),
                                                     (10, 20, 0, "each"))
     assert t.hand.posts == {2: (10, 0), 3: (20, 0)} and t.status(4) == "away"
-    assert t.to_dict()["format"] == rules.FORMAT
+    assert t.to_dict()["format"] == FORMAT
     assert describe(Table.from_dict(t.to_dict()).deal()) == describe(t.deal())
 
 
@@ -305,7 +305,7 @@ def test_E4_a_format_2_table_is_read_as_it_was_saved():
          "p": [1, 2, 2, 3, 14, 0, 14, 0], "q": [36, 56]}
     t = Table.from_dict(d)
     words = t.to_dict()
-    assert words["format"] == rules.FORMAT and words["tournament"] is True and words["seats"] == 5
+    assert words["format"] == FORMAT and words["tournament"] is True and words["seats"] == 5
     assert (words["button"], words["small_blind"], words["big_blind"]) == (1, 2, 3)
     assert words["dealt"] == [1, 2, 3] and words["passed"] == [1, 2, 3]
     assert describe(Table.from_dict(words).deal()) == describe(t.deal())

@@ -1,8 +1,8 @@
 """A test rig for the device app: the real App, rules, ring and buttons, with fake pins, a
 fake clock, a CaptureStrip and a fake flash (used by test_app and test_protocol)."""
-from dealerbutton import config, store
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store import config, filestore
 from fake_flash import FakeFlash
 
 
@@ -25,7 +25,7 @@ class Rig:
         self.pins = [FakePin() for _ in range(self.seats + 1)]
         self.out = []
         self.fs = fs if fs is not None else FakeFlash()
-        self.store = store.Store(self.fs)
+        self.store = filestore.Store(self.fs)
         self.strip = CaptureStrip(cfg["leds"])
         self.now = now
         self.draws = []
@@ -73,7 +73,7 @@ class Rig:
 
     def press(self, i, ms=120, step=5, settle=160):
         """Press button i for ms, release, let it settle; returns the lines written. (The
-        next press, 160 ms on, counts: buttons.py gives none within 150 ms of a release.)"""
+        next press, 160 ms on, counts: buttons/button.py gives none within 150 ms of a release.)"""
         self.take()
         self.level(i, 0, ms, step)
         self.level(i, 1, settle, step)

@@ -1,5 +1,5 @@
 """A fake flash filesystem whose power can be cut at any write, flush, close, rename or
-remove, for the tests of store.py. After a cut, reboot() gives the filesystem as the next
+remove, for the tests of store/filestore.py. After a cut, reboot() gives the filesystem as the next
 power-up would find it."""
 
 

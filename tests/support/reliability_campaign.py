@@ -2,9 +2,9 @@
 CPython and the MicroPython unix port alike: a deterministic random source (the same numbers on both
 runtimes), the real App on fake pins with a fake wrapping clock, and random table sessions.
 """
-from dealerbutton import config, store
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store import config, filestore
 from dealerbutton.ticks import TICKS_MAX, ticks_add
 
 M64 = (1 << 64) - 1
@@ -78,7 +78,7 @@ class Device:
         self.out = []
         self.pins = [Pin() for _ in range(cfg["seats"] + 1)]
         self.strip = CaptureStrip(cfg["leds"])
-        self.store = store.Store(flash)
+        self.store = filestore.Store(flash)
         self.app = App(cfg, self.strip, self.pins, self.write, self.store,
                        rng=self.draw, now_ms=self.now)
         self.table = self.app.table

@@ -12,8 +12,8 @@ App runs on it within its current budget.
 """
 import json
 
-from dealerbutton import config
 from dealerbutton import ring as ringmod
+from dealerbutton.store import config
 from fake_flash import FakeFlash
 from reliability_campaign import Device, Rand
 from two_runtimes import canonical_json

@@ -1,4 +1,4 @@
-"""Replays a worked example of firmware/dealerbutton/RULES.md, on either runtime
+"""Replays a worked example of firmware/dealerbutton/rules/RULES.md, on either runtime
 (tests/support/docexamples/rulestables.py gives it the examples Sybil finds).
 
 An example is a fenced block whose info string is ``table``. Its first line sets the

@@ -1,5 +1,5 @@
 // The page's Web Serial side without a browser: SerialBoard and LineClient (the page's own
-// modules) driving the emulator (python -m dealerbutton.unix) through a port object made of
+// modules) driving the emulator (python -m dealerbutton.board.unix) through a port object made of
 // the emulator's pipes, shaped like the Web Serial API's SerialPort. Prints one JSON
 // object; tests/web/test_web_serial.py checks it.
 //     node serial_check.mjs PYTHON STATE_DIR
@@ -68,7 +68,7 @@ const out = {};
 
 // -- SerialBoard against the emulator -----------------------------------------------------
 const [python, state] = process.argv.slice(2);
-const child = spawn(python, ["-m", "dealerbutton.unix", "--state", state],
+const child = spawn(python, ["-m", "dealerbutton.board.unix", "--state", state],
                     { stdio: ["pipe", "pipe", "inherit"] });
 const port = {
   async open(options) {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import page_text
 import pytest
-from dealerbutton.clock import Clock
+from dealerbutton.clock.schedule import Clock
 from dealerbutton_host.room.server import make_server
 from test_room import model_with, table_state
 

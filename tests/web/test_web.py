@@ -12,6 +12,8 @@ from dealerbutton_host import cli
 from dealerbutton_host.web import server as web
 
 FIRMWARE = Path(web.__file__).resolve().parents[3] / "firmware" / "dealerbutton"
+# The modules that drive real hardware, which the page leaves out (it has its own board).
+HARDWARE = ("board/pico.py", "board/circuitpython.py", "board/strip_cp.py")
 
 
 def need_runtime():
@@ -20,19 +22,22 @@ def need_runtime():
 
 
 def test_firmware_modules_are_listed_from_the_folder(tmp_path):
-    for name in ("__init__.py", "app.py", "newmodule.py", "board.py", "board_cp.py",
-                 "strip_cp.py", "notes.md"):
+    for name in ("__init__.py", "app.py", "newmodule.py", "notes.md", "part/__init__.py",
+                 "part/piece.py") + HARDWARE:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text("# " + name)
-    assert list(web.firmware_modules(tmp_path)) == ["__init__.py", "app.py", "newmodule.py"]
+    assert list(web.firmware_modules(tmp_path)) == ["__init__.py", "app.py", "newmodule.py",
+                                                    "part/__init__.py", "part/piece.py"]
 
 
 def test_site_has_the_page_the_runtime_and_every_firmware_module():
     need_runtime()
     files = web.site()
     modules = json.loads(files["firmware/modules.json"])
-    on_disk = sorted(p.name for p in FIRMWARE.glob("*.py")
-                     if not p.name.startswith("board") and p.name != "strip_cp.py")
-    assert modules == on_disk and "app.py" in modules and "rules.py" in modules
+    on_disk = sorted(p.relative_to(FIRMWARE).as_posix() for p in FIRMWARE.rglob("*.py")
+                     if "__pycache__" not in p.parts)
+    on_disk = [name for name in on_disk if name not in HARDWARE]
+    assert modules == on_disk and "app.py" in modules and "rules/table.py" in modules
     for name in modules:
         assert files["firmware/dealerbutton/" + name] == FIRMWARE / name
     for name in ("index.html", "table.mjs", "devices.mjs", "lineclient.mjs", "webtable.py",
@@ -80,8 +85,8 @@ def test_server_serves_each_file_with_its_type(served):
     assert status == 200 and kind.startswith("text/html") and b"table.mjs" in body
     assert fetch(url + "runtime/micropython.wasm")[1] == "application/wasm"
     assert fetch(url + "table.mjs")[1].startswith("text/javascript")
-    status, _, body = fetch(url + "firmware/dealerbutton/rules.py")
-    assert body == (FIRMWARE / "rules.py").read_bytes()
+    status, _, body = fetch(url + "firmware/dealerbutton/rules/table.py")
+    assert body == (FIRMWARE / "rules" / "table.py").read_bytes()
     with pytest.raises(urllib.error.HTTPError) as e:
         fetch(url + "../pyproject.toml")
     assert e.value.code == 404

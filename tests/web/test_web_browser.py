@@ -13,9 +13,9 @@ from pathlib import Path
 
 import page_text
 import pytest
-from dealerbutton import config as fwconfig
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store import config as fwconfig
 from dealerbutton_host.device.view import shown
 from dealerbutton_host.web import server as web
 
@@ -298,7 +298,7 @@ FAKE_SERIAL = """
 
 def start_emulator(tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=str(Path(web.__file__).resolve().parents[3] / "firmware"))
-    proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.unix", "--state",
+    proc = subprocess.Popen([sys.executable, "-m", "dealerbutton.board.unix", "--state",
                              str(tmp_path)] + list(args), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=env)
     chunks = queue.Queue()

@@ -60,7 +60,7 @@ def test_reply_parsing_and_what_the_page_shows(run):
 
 
 def test_clock_as_the_page_shows_it(run):
-    from dealerbutton.clock import mss
+    from dealerbutton.clock.schedule import mss
 
     assert run["mss"] == [mss(ms) for ms in (0, 1, 999, 1000, 1001, 59999, 60000, 754321,
                                              36000000)]

@@ -89,7 +89,7 @@ class Setup:
         self.frame_row = frame_row  # the frame time's row in the table, or None
 
     def config(self) -> Dict[str, Any]:
-        from dealerbutton import config
+        from dealerbutton.store import config
 
         d = dict(self.fields)
         cfg, errors = config.validate(d)
@@ -345,7 +345,7 @@ class Table:
 
 class RingView:
     """Which strip LEDs a seat's arc covers and the colour of an accepted press's flash there,
-    from the firmware's own ring (ring.py) on this computer."""
+    from the firmware's own ring (dealerbutton.ring) on this computer."""
 
     def __init__(self, cfg: Dict[str, Any]):
         from dealerbutton.app import make_ring

@@ -1,25 +1,26 @@
 # pyright: reportAttributeAccessIssue=false
 # Runs on the board, at its REPL (bench/board.py sends it through the raw REPL once the app
-# has handed the serial line over): the App built as board.run() (MicroPython) or
-# board_cp.run() (CircuitPython) builds it, on the table the bench left saved (its store).
-# Times a frame, an idle loop turn, deal() and a seat event, weighs each with gc.mem_alloc
-# (collector off), times a save to the flash. Prints one JSON line.
+# has handed the serial line over): the App built as board/pico.py's run() (MicroPython) or
+# board/circuitpython.py's run() (CircuitPython) builds it, on the table the bench left saved
+# (its store). Times a frame, an idle loop turn, deal() and a seat event, weighs each with
+# gc.mem_alloc (collector off), times a save to the flash. Prints one JSON line.
 import gc
 import json
 import time
 from array import array
 
-from dealerbutton import protocol, store
+from dealerbutton import protocol
 from dealerbutton.app import App
+from dealerbutton.store import filestore
 
 try:
-    from dealerbutton import board
+    from dealerbutton.board import pico as board
     us = time.ticks_us
     diff = time.ticks_diff
     ms = time.ticks_ms
     sleep_ms = time.sleep_ms
-except ImportError:   # CircuitPython: board_cp, and no ticks_us
-    from dealerbutton import board_cp as board
+except ImportError:   # CircuitPython: board/circuitpython.py, and no ticks_us
+    from dealerbutton.board import circuitpython as board
 
     def us():
         return time.monotonic_ns() // 1000
@@ -49,7 +50,10 @@ if hasattr(board, "pin_bank"):
     bank = board.pin_bank(cfg, pins)
 else:
     bank = board.Bank(pins) if hasattr(board, "Bank") else None
-saved = board.make_store() if hasattr(board, "FlashStore") else store.Store(store.OsFs("/"))
+if hasattr(board, "FlashStore"):
+    saved = board.make_store()
+else:
+    saved = filestore.Store(filestore.OsFs("/"))
 app = App(cfg, board.make_strip(cfg), pins, quiet, saved,
           now_ms=ms(), bank=bank)
 app.frame_ms = getattr(board, "FRAME_MS", app.frame_ms)
@@ -118,7 +122,7 @@ def a_save():
 
 def between_frames():
     """A frame period's pause before each timed frame, as in the loop. Back to back, the
-    RP2040's strip (strip_pio.py) would wait in write() for the last frame to leave the
+    RP2040's strip (board/strip_pio.py) would wait in write() for the last frame to leave the
     wire and latch (60 LEDs: 2.1 ms), a wait the loop, drawing every 25 ms, never has."""
     sleep_ms(app.frame_ms)
 

@@ -336,7 +336,7 @@ def measure(firmware: Path, runs_wanted: int, quick: bool) -> Measured:
         progress("mpy-cross -march=%s of every firmware module" % MARCH)
         mpy = compile_mpy(firmware, Path(tmp) / "board")
         board_mpy_b = sum(v for k, v in mpy.items() if k.startswith("dealerbutton/")
-                          and k.split("/")[-1][:-4] + ".py" not in HOST_ONLY + NETWORK_ONLY)
+                          and k[len("dealerbutton/"):-4] + ".py" not in HOST_ONLY + NETWORK_ONLY)
         if host_march is None:
             mpy_heap = {}
             progress("no mpy-cross -march for %s: heap with .mpy files not measured"

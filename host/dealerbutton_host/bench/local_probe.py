@@ -45,14 +45,14 @@ else:
 SEATS = 12
 LEDS = 60
 RULE_SETS = ("dead", "moving", "simple")
-# What main.py brings in through board.py, each module after the ones it imports.
-IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.buttons",
-                "dealerbutton.palette", "dealerbutton.ringcanvas", "dealerbutton.seatlook",
-                "dealerbutton.ringsteady", "dealerbutton.ringoverlays", "dealerbutton.ring",
-                "dealerbutton.strip", "dealerbutton.rules", "dealerbutton.values",
-                "dealerbutton.config", "dealerbutton.stats", "dealerbutton.history",
-                "dealerbutton.panel", "dealerbutton.startup", "dealerbutton.protocol",
-                "dealerbutton.store", "dealerbutton.app", "dealerbutton.board")
+# What main.py brings in through board/pico.py, each module after the ones it imports (the
+# ring and the rules core each a package whose __init__ loads all of it).
+IMPORT_ORDER = ("dealerbutton", "dealerbutton.ticks", "dealerbutton.ring",
+                "dealerbutton.buttons.button", "dealerbutton.board.strip", "dealerbutton.rules",
+                "dealerbutton.values", "dealerbutton.store.config", "dealerbutton.stats",
+                "dealerbutton.history", "dealerbutton.buttons.panel",
+                "dealerbutton.store.startup", "dealerbutton.protocol",
+                "dealerbutton.store.filestore", "dealerbutton.app", "dealerbutton.board.pico")
 IDLE_SAMPLES = 3000  # kept within the small heap the unix port runs with
 QUICK = {"hands": 40, "frames": 300, "presses": 30, "collects": 5}
 FULL = {"hands": 500, "frames": 3000, "presses": 400, "collects": 50}
@@ -147,7 +147,7 @@ def install_board_stand_ins():
 
 
 class MemFlash:
-    """A flash for store.Store. keep=False keeps only each file's size, so the app's saves
+    """A flash for filestore.Store. keep=False keeps only each file's size, so the app's saves
     leave nothing on the heap (on the board the file is in flash, not in RAM)."""
 
     def __init__(self, keep=True):
@@ -546,10 +546,10 @@ def bench_gc(collects, pool, out):
 
 
 def bench_state(out):
-    """The saved state file of a full 12-seat table with debts and history, as store.Store
+    """The saved state file of a full 12-seat table with debts and history, as filestore.Store
     writes it, read back and checked; and the same file with every number at its widest."""
-    from dealerbutton import store
     from dealerbutton.rules import Table
+    from dealerbutton.store import filestore
     progress("saved state size")
     t, events = full_table(Table)
     debts = 0
@@ -561,16 +561,16 @@ def bench_state(out):
         if live or dead:
             debts += 1
     fs = MemFlash(keep=True)
-    st = store.Store(fs)
+    st = filestore.Store(fs)
     st.seq = events - 1
     size = st.save(t.to_dict())
-    data = fs.files[store.NAME]
-    d, seq, problem = store.parse(data)
+    data = fs.files[filestore.NAME]
+    d, seq, problem = filestore.parse(data)
     ok = problem is None and seq == events and d is not None
     if ok:
         ok = Table.from_dict(d).to_dict() == t.to_dict()
     head, payload = st.encode(widest_table(t.to_dict()), 9999999)
-    worst = len(head) + len(payload) + 1 - len("%d" % store.checksum(store.FORMAT, 9999999, payload))
+    worst = len(head) + len(payload) + 1 - len("%d" % filestore.checksum(filestore.FORMAT, 9999999, payload))
     worst += 10  # the CRC at its widest, 10 digits
     out["state"] = {"bytes": size, "worst_bytes": worst, "hands": t.hands, "seats_taken": taken,
                     "players_owing": debts, "round_trip": ok, "seq": seq}
@@ -641,24 +641,25 @@ def widest_table(d):
 
 
 def checked_config(d):
-    """config.validate(d) as the board's power-up does it (config.py stays loaded)."""
-    from dealerbutton import config
+    """config.validate(d) as the board's power-up does it (store/config.py stays loaded)."""
+    from dealerbutton.store import config
     return config.validate(d)
 
 
 def make_app(cls, now_ms=1000, extra=None):
-    """The App as board.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
+    """The App as pico.run() builds it (stand-in pins and NeoPixel), 12 seats, 60 LEDs, the
     app's saves going to a flash that keeps only the size; 12 players sit, the first hand.
     extra: more config.json blocks ("tournament", "network")."""
     d = {"seats": SEATS, "leds": LEDS}
     d.update(extra or {})
     cfg, errors = checked_config(d)
-    from dealerbutton import board, store
+    from dealerbutton.board import pico
+    from dealerbutton.store import filestore
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    pins = board.seat_pins(cfg)   # read as on the rp2 port: one register read
-    app = cls(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
-              now_ms=now_ms, bank=board.pin_bank(cfg, pins, _MEM32))
+    pins = pico.seat_pins(cfg)   # read as on the rp2 port: one register read
+    app = cls(cfg, pico.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
+              now_ms=now_ms, bank=pico.pin_bank(cfg, pins, _MEM32))
     for s in range(1, SEATS + 1):
         app.command_event("sit", s, None)
     app.command_event("deal", 1, None)
@@ -668,16 +669,17 @@ def make_app(cls, now_ms=1000, extra=None):
 def default_app(fields=None):
     """The App with the default config.json (9 seats, 24 LEDs), six players, a hand dealt:
     what a home game runs. fields: more of config.json (a tournament)."""
-    from dealerbutton import board, store
     from dealerbutton.app import App
+    from dealerbutton.board import pico
+    from dealerbutton.store import filestore
 
     gc.collect()
     cfg, errors = checked_config(fields or {})
     if errors:
         raise SystemExit("bench: config refused: %r" % (errors,))
-    pins = board.seat_pins(cfg)
-    app = App(cfg, board.make_strip(cfg), pins, _write, store.Store(MemFlash(keep=False)),
-              now_ms=1000, bank=board.pin_bank(cfg, pins, _MEM32))
+    pins = pico.seat_pins(cfg)
+    app = App(cfg, pico.make_strip(cfg), pins, _write, filestore.Store(MemFlash(keep=False)),
+              now_ms=1000, bank=pico.pin_bank(cfg, pins, _MEM32))
     for s in (1, 2, 4, 5, 7, 8):
         app.command_event("sit", s, None)
     app.command_event("deal", 1, None)
@@ -755,8 +757,8 @@ def bench_clock_frames(frames, pool, out):
 
 
 def bench_heap(out):
-    """Heap in use: importing the whole application (board.py and all it imports, as main.py
-    does), then the App of board.run() with 12 seats, a 60-LED ring, 12 players and the first
+    """Heap in use: importing the whole application (board/pico.py and all it imports, as main.py
+    does), then the App of pico.run() with 12 seats, a 60-LED ring, 12 players and the first
     hand; then after 200 hands of play (the undo history full)."""
     gc.collect()
     base = mem_alloc()
@@ -776,7 +778,7 @@ def bench_heap(out):
     play(app, Rng(2024), 200)
     gc.collect()
     played = mem_alloc() - base
-    rules = sys.modules["dealerbutton.rules"]
+    rules = sys.modules["dealerbutton.rules.table"]
     loaded_from = getattr(rules, "__file__", "?")
     app = None
     gc.collect()
@@ -814,7 +816,7 @@ def wifi_down():
 def heap_variant(base, extra):
     """Heap in use (from base) with the App of a config with the extra blocks, built after
     the first one is gone (the modules it loaded stay, as on the board); with a "network"
-    block, the Net board.start adds (net.py; umqtt.simple and the Wi-Fi driver not
+    block, the Net pico.start adds (net.py; umqtt.simple and the Wi-Fi driver not
     counted). None when this firmware refuses the block."""
     from dealerbutton.app import App
     try:

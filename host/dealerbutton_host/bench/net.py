@@ -30,8 +30,8 @@ SCRIPT = r"""
 import gc, json, time
 from dealerbutton import net
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
-from dealerbutton.config import validate
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store.config import validate
 
 class Pin:
     def value(self):

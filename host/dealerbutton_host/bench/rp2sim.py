@@ -301,7 +301,7 @@ class Board:
     def frame_count(self) -> int:
         """How many frames the LED decoder has seen. Asked through the frame log, which
         leaves a frame on the wire as it is: the `leds` op ends it where it stands, and a
-        strip whose state machine runs on (strip_pio.py, strip_cp.PioStrip) would then be
+        strip whose state machine runs on (board/strip_pio.py, strip_cp.PioStrip) would then be
         decoded a few LEDs out of step from there on."""
         return self.ctl("frames", since=1 << 52)["frames"]
 

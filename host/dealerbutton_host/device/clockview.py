@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Callable, List, Optional, Tuple
 
-from dealerbutton.clock import mss
+from dealerbutton.clock.schedule import mss
 
 from .client import Client, DeviceClosed, DeviceError
 from .view import Item, _Colours, draw

@@ -30,14 +30,16 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from .emulator import firmware_dir, package_dir
 
 MARCH = "armv6m"  # the RP2040's Cortex-M0+
-# Modules of the firmware package that never run on a MicroPython board: the emulated
-# board and its capture strip (host only), and the CircuitPython strip, board and drive store.
-HOST_ONLY = ("unix.py", "capture.py", "strip_cp.py", "board_cp.py", "drivestore.py")
+# Modules of the firmware package (paths in it) that never run on a MicroPython board: the
+# emulated board and its capture strip (host only), and the CircuitPython strip, board and
+# drive store.
+HOST_ONLY = ("board/unix.py", "board/capture.py", "board/strip_cp.py", "board/circuitpython.py",
+             "store/drivestore.py")
 # Only for a board with Wi-Fi (Pico W) whose config.json has a "network" block.
 NETWORK_ONLY = ("net.py",)
 MIP_INDEX_ENV = "DEALERBUTTON_MIP_INDEX"  # where mip takes umqtt.simple from, if set
@@ -90,7 +92,7 @@ def has_network(config_bytes: bytes) -> bool:
 
 def check_config(path: Path) -> bytes:
     """The config file's bytes, after the same validation the board runs."""
-    from dealerbutton import config as device_config
+    from dealerbutton.store import config as device_config
 
     try:
         data = path.read_bytes()
@@ -115,9 +117,23 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def modules(network: bool = False) -> List[Path]:
-    left_out = HOST_ONLY if network else HOST_ONLY + NETWORK_ONLY
-    return sorted(p for p in package_dir().glob("*.py") if p.name not in left_out)
+def package_files(left_out: Tuple[str, ...] = ()) -> List[str]:
+    """The firmware package's modules, as paths in it ("app.py", "rules/table.py"), sorted;
+    but those left_out."""
+    top = package_dir()
+    found = (p.relative_to(top).as_posix() for p in top.rglob("*.py")
+             if "__pycache__" not in p.parts)
+    return sorted(rel for rel in found if rel not in left_out)
+
+
+def folders(items: List[Item]) -> List[str]:
+    """The board's folders that the items go into: the package's, then its packages'."""
+    found = {i.remote.rpartition("/")[0] for i in items if "/dealerbutton/" in i.remote}
+    return sorted(found, key=lambda f: (f.count("/"), f))
+
+
+def modules(network: bool = False) -> List[str]:
+    return package_files(HOST_ONLY if network else HOST_ONLY + NETWORK_ONLY)
 
 
 def build(config: Optional[str], target: str, out: Callable[[str], None],
@@ -133,15 +149,17 @@ def build(config: Optional[str], target: str, out: Callable[[str], None],
     items = []
     mods = modules(network)
     with tempfile.TemporaryDirectory(prefix="dealerbutton-mpy-") as tmp:
-        for src in mods:
-            dest = Path(tmp) / (src.stem + ".mpy")
-            proc = subprocess.run([exe, "-march=" + march, "-s", "dealerbutton/" + src.name,
+        for rel in mods:
+            src = package_dir() / rel
+            mpy = "dealerbutton/" + rel[:-3] + ".mpy"
+            dest = Path(tmp) / mpy
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            proc = subprocess.run([exe, "-march=" + march, "-s", "dealerbutton/" + rel,
                                    "-o", str(dest), str(src)], capture_output=True, text=True)
             if proc.returncode != 0:
                 raise DeployError("mpy-cross could not compile %s:\n%s"
                                   % (src, proc.stderr.strip()))
-            items.append(Item("dealerbutton/" + dest.name,
-                              join(target, "dealerbutton/" + dest.name), dest.read_bytes()))
+            items.append(Item(mpy, join(target, mpy), dest.read_bytes()))
     size = sum(len(i.data) for i in items)
     out("compiled %d modules with mpy-cross -march=%s (%d bytes)" % (len(items), march, size))
     items.append(Item(str(config_path.name), join(target, "config.json"), config_bytes))
@@ -202,7 +220,7 @@ try:
 except ImportError:
     _wifi = False
 print(repr((sys.implementation.name, sys.platform, getattr(sys.implementation, '_mpy', 0),
-            [_h(p) for p in %r], _ls(%r), _ls(%r), _wifi)))
+            [_h(p) for p in %r], _ls(%r), [_ls(p) for p in %r], _wifi)))
 """
 
 
@@ -267,7 +285,9 @@ class Board:
         return out
 
     def probe(self, paths: List[str], folders: List[str]):
-        raw = self.run(PROBE % (paths, folders[0], folders[1]))
+        """(implementation, platform, .mpy version, each path's SHA-256 or None, the
+        listing of folders[0], of each other folder or None, Wi-Fi?)"""
+        raw = self.run(PROBE % (paths, folders[0], folders[1:]))
         try:
             return ast.literal_eval(raw.decode().strip().splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
@@ -368,22 +388,21 @@ def plan(items: List[Item], hashes) -> List[Tuple[Item, str]]:
     return out
 
 
-def stale_files(target: str, listing: Optional[List[str]], items: List[Item]) -> List[str]:
-    """Files in the board's dealerbutton folder that would shadow or outlive ours: a
-    `.py` next to a module we send (MicroPython imports .py before .mpy), and old
-    `.mpy` modules the firmware no longer has."""
-    if not listing:
-        return []
-    ours = {Path(i.remote).name for i in items if "/dealerbutton/" in i.remote}
-    stems = {Path(n).stem for n in ours}
+def stale_files(listings: Dict[str, Optional[List[str]]], items: List[Item]) -> List[str]:
+    """Files in the board's dealerbutton folders (listings: folder -> its names) that would
+    shadow or outlive ours: a `.py` next to a module we send or a package of ours
+    (MicroPython imports .py before .mpy), old `.mpy` modules the firmware no longer has
+    (the flat package of earlier firmware among them), and writes cut short (`.new`)."""
+    ours = {i.remote for i in items}
     gone = []
-    for name in sorted(listing):
-        if name.endswith(".py") and name[:-3] in stems:
-            gone.append(join(target, "dealerbutton/" + name))
-        elif name.endswith(".mpy") and name not in ours:
-            gone.append(join(target, "dealerbutton/" + name))
-        elif name.endswith(".new"):
-            gone.append(join(target, "dealerbutton/" + name))
+    for folder, names in sorted(listings.items()):
+        for name in sorted(names or ()):
+            path = folder + "/" + name
+            stem = path.rpartition(".")[0]
+            if name.endswith(".py") and (stem + ".mpy" in ours or stem in listings):
+                gone.append(path)
+            elif name.endswith(".mpy") and path not in ours or name.endswith(".new"):
+                gone.append(path)
     return gone
 
 
@@ -397,7 +416,7 @@ class Work(NamedTuple):
     same: int
     install: bool
     make_target: bool
-    make_package: bool
+    make_folders: List[str]   # the package's folders the board lacks, parents first
 
 
 def deploy(port: Optional[str] = None, dry_run: bool = False, config: Optional[str] = None,
@@ -451,10 +470,10 @@ def work_on(board: Board, port: str, items: List[Item], target: str,
     """Probe the board (its runtime, its .mpy version, the files it has, its Wi-Fi) and work
     out what to copy, remove, install and make there; DeployError if it cannot take the
     files."""
-    dirs = [target.rstrip("/") or "/", join(target, "dealerbutton")]
+    dirs = [target.rstrip("/") or "/"] + folders(items)
     network = any(Path(i.remote).name == "net.mpy" for i in items)
-    name, platform, mpy, hashes, top, listing, wifi = board.probe(
-        [i.remote for i in items] + umqtt_paths(target), [dirs[0], dirs[1]])
+    name, platform, mpy, hashes, top, listings, wifi = board.probe(
+        [i.remote for i in items] + umqtt_paths(target), dirs)
     have_umqtt = any(h is not None for h in hashes[len(items):])
     if network and not wifi:
         # A Pico, not a Pico W: net.py says so at power-up and the table runs on.
@@ -473,9 +492,10 @@ def work_on(board: Board, port: str, items: List[Item], target: str,
     todo = plan(items, hashes)
     if network and wifi and have_umqtt:
         out("%s %s: already on the board (%s)" % (umqtt_pin() + (join(target, "lib/umqtt"),)))
-    return Work(todo, stale_files(target, listing, items), len(items) - len(todo),
+    listed = dict(zip(dirs[1:], listings, strict=True))
+    return Work(todo, stale_files(listed, items), len(items) - len(todo),
                 network and wifi and not have_umqtt, top is None and dirs[0] != "/",
-                listing is None)
+                [folder for folder in dirs[1:] if listed[folder] is None])
 
 
 def say_work(work: Work, target: str, out: Callable[[str], None]) -> None:
@@ -499,8 +519,8 @@ def do_work(board: Board, work: Work, target: str, out: Callable[[str], None]) -
         board.mkdir(target.rstrip("/") or "/")
     if work.install:
         install_umqtt(board, target, out)  # first: if it fails, nothing else changed
-    if work.make_package:
-        board.mkdir(join(target, "dealerbutton"))
+    for folder in work.make_folders:
+        board.mkdir(folder)
     todo, stale = work.todo, work.stale
     for n, (item, why) in enumerate(todo, 1):
         board.put(item)

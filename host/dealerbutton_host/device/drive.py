@@ -7,7 +7,7 @@ the old one: the dealerbutton/ package (as .py: CircuitPython 10 refuses MicroPy
 .mpy files, "MicroPython .mpy file; use CircuitPython mpy-cross", and its own mpy-cross is
 not on PyPI), lib/neopixel.py from the installed adafruit-circuitpython-neopixel package,
 config.json, boot.py, and code.py last (CircuitPython restarts code.py by itself once the
-copying settles). The files the board saves the table in (drivestore.py: state/table-a.json
+copying settles). The files the board saves the table in (store/drivestore.py: state/table-a.json
 and table-b.json, the table's two copies, and state/aside-1.json to aside-3.json, for tables
 kept aside when config.json changes the table) are made here, blank, at their full size:
 the board only ever rewrites blocks inside them, never the FAT or a folder. Each is made
@@ -27,19 +27,19 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
-from .deploy import DeployError, Item, _shown, check_config, has_network
+from .deploy import DeployError, Item, _shown, check_config, has_network, package_files
 from .emulator import firmware_dir, package_dir
 
-# Modules of the firmware package that CircuitPython never imports: MicroPython's board,
-# strips, viper loops and network, the emulator's.
-MICROPYTHON_ONLY = ("board.py", "strip.py", "strip_pio.py", "fastloops.py", "net.py",
-                    "unix.py", "capture.py")
+# Modules of the firmware package (paths in it) that CircuitPython never imports:
+# MicroPython's board, strips, viper loops and network, the emulator's.
+MICROPYTHON_ONLY = ("board/pico.py", "board/strip.py", "board/strip_pio.py", "ring/fastloops.py",
+                    "net.py", "board/unix.py", "board/capture.py")
 NEOPIXEL = "adafruit-circuitpython-neopixel"
 CONFIG = "config.json"
 
 
-def modules() -> List[Path]:
-    return sorted(p for p in package_dir().glob("*.py") if p.name not in MICROPYTHON_ONLY)
+def modules() -> List[str]:
+    return package_files(MICROPYTHON_ONLY)
 
 
 def neopixel_py() -> Tuple[bytes, str]:
@@ -67,8 +67,8 @@ def build(config: Optional[str], out: Callable[[str], None]) -> Tuple[List[Item]
                           "MicroPython (a Pico W), not on CircuitPython; remove the block for "
                           "this board" % _shown(config_path))
     out("config %s: valid" % _shown(config_path))
-    items = [Item("dealerbutton/" + p.name, "dealerbutton/" + p.name, p.read_bytes())
-             for p in modules()]
+    items = [Item("dealerbutton/" + rel, "dealerbutton/" + rel,
+                  (package_dir() / rel).read_bytes()) for rel in modules()]
     neo, version = neopixel_py()
     items.append(Item("neopixel.py (%s %s)" % (NEOPIXEL, version), "lib/neopixel.py", neo))
     cp = firmware_dir() / "circuitpython"
@@ -81,7 +81,7 @@ def state_copies(drive: Path) -> List[Path]:
     """The files the board saves the table in (drivestore.FILES) that the drive lacks or has
     at another size: made blank by deploy, each written in one piece so that it lies in one
     piece on the drive."""
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     folder = drive / drivestore.FOLDER
     todo = []
@@ -97,14 +97,14 @@ def state_copies(drive: Path) -> List[Path]:
 
 
 def state_role(path: Path) -> str:
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     return ("a copy of the saved table" if path.name in drivestore.COPIES
             else "a slot for a table kept aside")
 
 
 def make_copy(drive: Path, path: Path) -> None:
-    from dealerbutton import drivestore
+    from dealerbutton.store import drivestore
 
     try:
         path.parent.mkdir(exist_ok=True)
@@ -135,14 +135,16 @@ def circuitpython_version(drive: Path) -> Optional[str]:
 
 
 def stale(drive: Path, items: List[Item]) -> List[Path]:
-    """Files in the drive's dealerbutton/ folder that the firmware no longer has: modules
-    of an older firmware or of MicroPython's (a whole firmware/dealerbutton copied by hand),
-    .mpy files, a write cut short (.new)."""
+    """Files in the drive's dealerbutton/ folder and its packages' that the firmware no
+    longer has: modules of an older firmware (the flat package of earlier firmware among
+    them) or of MicroPython's (a whole firmware/dealerbutton copied by hand), .mpy files, a
+    write cut short (.new)."""
     folder = drive / "dealerbutton"
     if not folder.is_dir():
         return []
-    ours = {Path(i.remote).name for i in items if i.remote.startswith("dealerbutton/")}
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.name not in ours
+    ours = {i.remote for i in items if i.remote.startswith("dealerbutton/")}
+    return sorted(p for p in folder.rglob("*") if p.is_file()
+                  and p.relative_to(drive).as_posix() not in ours
                   and p.suffix in (".py", ".mpy", ".new"))
 
 
@@ -192,7 +194,7 @@ def config_action(drive: Path, config: Item, named: bool, dry_run: bool,
         return None
     if named:
         return "changed"
-    from dealerbutton import config as device_config
+    from dealerbutton.store import config as device_config
 
     try:
         _, problems = device_config.load_text(have.decode("utf-8"), CONFIG)

@@ -1,4 +1,5 @@
-"""Starting the emulated board (firmware/dealerbutton/unix.py) under CPython or MicroPython."""
+"""Starting the emulated board (firmware/dealerbutton/board/unix.py) under CPython or
+MicroPython."""
 
 from __future__ import annotations
 
@@ -54,15 +55,15 @@ def device_command(micropython: bool = False, state: Optional[str] = None,
                    leds: Optional[int] = None, rules: Optional[str] = None
                    ) -> Tuple[List[str], dict]:
     """The argv and environment that run the emulated board."""
-    if not (package_dir() / "unix.py").exists():
+    if not (package_dir() / "board" / "unix.py").exists():
         raise EmulatorError("this firmware has no emulated board yet (%s is missing)"
-                            % (package_dir() / "unix.py"), status=1)
+                            % (package_dir() / "board" / "unix.py"), status=1)
     env = dict(os.environ)
     if micropython:
-        argv = [micropython_exe(), "-m", "dealerbutton.unix"]
+        argv = [micropython_exe(), "-m", "dealerbutton.board.unix"]
         env["MICROPYPATH"] = str(firmware_dir()) + ":.frozen"
     else:
-        argv = [sys.executable, "-m", "dealerbutton.unix"]
+        argv = [sys.executable, "-m", "dealerbutton.board.unix"]
         # The installed package normally is importable already; the firmware folder
         # first makes sure it is the same files whatever the working directory.
         env["PYTHONPATH"] = os.pathsep.join(
@@ -131,7 +132,7 @@ def remember_options(state: Path, options: dict) -> None:
 def refused_options(options: dict, given: dict) -> Optional[str]:
     """None if the firmware accepts the configuration these options make (its own checks,
     as the emulated board will run them), else one line: which options, and why."""
-    from dealerbutton import unix
+    from dealerbutton.board import unix
 
     opts = {k: str(v) for k, v in options.items() if v is not None}
     _, errors = unix.load_config(opts)

@@ -262,7 +262,7 @@ def clock_lines(model: TableModel, now: float) -> List[str]:
     c = model.clock
     if not c:
         return []
-    from dealerbutton.clock import mss
+    from dealerbutton.clock.schedule import mss
 
     head = "tournament clock  %s%s left%s" % ("BREAK  " if c.get("break") else "",
                                              mss(model.clock_left(now)),
@@ -286,7 +286,7 @@ def clock_lines(model: TableModel, now: float) -> List[str]:
 
 def ring_positions(leds: int, seats: int, offset: int = 0, reverse: bool = False):
     """(LED angle list by strip index, seat centre angle list by seat) in turns from the
-    top, clockwise, seat 1 first, following the firmware's arcs (ring.py): seat s owns
+    top, clockwise, seat 1 first, following the firmware's arcs (dealerbutton.ring): seat s owns
     logical LEDs [(s-1)*L//N, s*L//N), logical k is strip LED offset +/- k."""
     step = -1 if reverse else 1
     led_turn = [0.0] * leds

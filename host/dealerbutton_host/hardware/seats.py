@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import List, Tuple
 
-from dealerbutton.ringcanvas import Canvas
+from dealerbutton.ring.canvas import Canvas
 
 from .dimensions import TableSize
 

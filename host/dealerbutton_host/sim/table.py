@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional
 
-from dealerbutton import config
 from dealerbutton.app import App
-from dealerbutton.capture import CaptureStrip
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store import config
 
 from ..device.client import DeviceError
 

@@ -131,7 +131,7 @@ def legend_svg():
            % (width, height, width, height),
            '<rect width="%d" height="%d" fill="#15171A"/>' % (width, height)]
     _text(out, 20, 32, "dealerbutton: what the ring shows", 20, weight="bold", fill="#FFF")
-    _text(out, 20, 54, "Colours are the firmware renderer's output (ring.py, brightness 255, "
+    _text(out, 20, 54, "Colours are the firmware renderer's output (dealerbutton.ring, brightness 255, "
           "default palette).", 12, fill="#AAA")
 
     # The sample table.

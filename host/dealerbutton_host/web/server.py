@@ -26,7 +26,7 @@ CHECKOUT = Path(__file__).resolve().parents[3]
 RUNTIME_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 # Modules that drive real hardware (the Pico's, CircuitPython's): the page has its own.
-HARDWARE_MODULES = ("board*.py", "strip_cp.py")
+HARDWARE_MODULES = ("board/pico.py", "board/circuitpython.py", "board/strip_cp.py")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -51,13 +51,15 @@ def runtime_dir(root: Path = CHECKOUT) -> Path:
 
 
 def firmware_modules(folder: Path | None = None) -> Dict[str, Path]:
-    """The firmware's modules the page loads: every firmware/dealerbutton/*.py but the
-    hardware ones, by name, sorted."""
+    """The firmware's modules the page loads: every module of firmware/dealerbutton/ and its
+    packages but the hardware ones, by path in it ("app.py", "rules/table.py"), sorted."""
     folder = folder or Path(dealerbutton.__file__).resolve().parent
     skip = set()
     for pattern in HARDWARE_MODULES:
-        skip.update(p.name for p in folder.glob(pattern))
-    return {p.name: p for p in sorted(folder.glob("*.py")) if p.name not in skip}
+        skip.update(p.relative_to(folder).as_posix() for p in folder.glob(pattern))
+    found = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*.py")
+             if "__pycache__" not in p.parts}
+    return {rel: found[rel] for rel in sorted(found) if rel not in skip}
 
 
 def site(root: Path = CHECKOUT) -> Dict[str, Content]:

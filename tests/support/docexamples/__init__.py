@@ -6,7 +6,7 @@ with the parsers of this package, one a kind of example.
 - shell sessions (``shell.py``): a block whose first line begins with ``$ ``; each command
   runs in bash from the top of the checkout and must print the lines under it.
 - protocol sessions (``protocol.py``): a block after ``<!-- checked: OPTIONS -->``; the
-  lines after ``> `` are sent to the emulator (``python -m dealerbutton.unix OPTIONS``),
+  lines after ``> `` are sent to the emulator (``python -m dealerbutton.board.unix OPTIONS``),
   the others are its answer. Replayed on CPython and on MicroPython.
 - the worked examples of RULES.md (``rulestables.py``): ``table`` blocks, replayed by
   ``rules_document.run`` on CPython and on MicroPython.

@@ -9,7 +9,7 @@ from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 ROOT = Path(__file__).resolve().parents[3]
 PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "hardware" / "README.md",
          ROOT / "firmware" / "dealerbutton" / "PROTOCOL.md",
-         ROOT / "firmware" / "dealerbutton" / "RULES.md"] + sorted((ROOT / "docs").glob("*.md"))
+         ROOT / "firmware" / "dealerbutton" / "rules" / "RULES.md"] + sorted((ROOT / "docs").glob("*.md"))
 
 LEFT_OUT = re.compile(r"<!-- not run: (\S.*?) -->")
 # a fenced block's info string (```python, ```sh, ``` ...) and its text

@@ -1,5 +1,5 @@
 """Protocol sessions: a block after ``<!-- checked: OPTIONS -->``. The lines after ``> ``
-are what the host sent to the emulator (``python -m dealerbutton.unix --state DIR
+are what the host sent to the emulator (``python -m dealerbutton.board.unix --state DIR
 OPTIONS``, run from the top of the checkout), every other line what came back; it must be
 exactly these lines, on the runtime the parser is made for (CPython or MicroPython).
 
@@ -25,7 +25,7 @@ STATS = re.compile(r"<!-- stats-sample -->\n```text\n> stats\nok (.*)\n```")
 def emulate(runtime, options, sent):
     """The emulator's output (a completed process) for the lines sent, on a fresh table."""
     with tempfile.TemporaryDirectory(prefix="docexample-") as state:
-        args = ["-m", "dealerbutton.unix", "--state", state] + options
+        args = ["-m", "dealerbutton.board.unix", "--state", state] + options
         if runtime == "cpython":
             cmd, env = [sys.executable] + args, dict(os.environ, PYTHONPATH=str(FIRMWARE))
         else:

@@ -11,7 +11,7 @@ export const CONFIG_KEY = "dealerbutton.config"; // the config.json text, when e
 const TICK_MS = 5; // the board loop (a frame is due every 25 ms)
 const MIN_HOLD_MS = 100; // the buttons debounce for 50 ms: a shorter click would be lost
 export const LONG_MS = 1000; // a press held this long is a long press
-const CHORD_HOLD_MS = 400; // a seat held this long before another is pressed: a move (chords.py)
+const CHORD_HOLD_MS = 400; // a seat held this long before another is pressed: a move (buttons/chords.py)
 const LONG_HOLD_MS = 1200; // how long a long press from the keyboard holds the button
 export const CLOCK_HOLD_MS = 5000; // the next-hand button held this long: the clock (tournament)
 
@@ -26,8 +26,12 @@ export async function loadRuntime() {
     stdout: (t) => console.log(t),
     stderr: (t) => console.error(t),
   });
+  // modules.json: the package's modules by path in it ("app.py", "rules/table.py"), sorted;
+  // the folders of its packages are made first.
   const modules = await (await fetch("firmware/modules.json")).json();
-  for (const dir of ["/lib", "/lib/dealerbutton"]) {
+  const folders = modules.filter((name) => name.endsWith("/__init__.py"))
+    .map((name) => "/lib/dealerbutton/" + name.slice(0, -"/__init__.py".length));
+  for (const dir of ["/lib", "/lib/dealerbutton", ...folders]) {
     if (!mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
   }
   const texts = await Promise.all(modules.map(async (name) => {

@@ -20,9 +20,9 @@ import io
 import json
 
 from dealerbutton import app as appmod
-from dealerbutton import config
-from dealerbutton.capture import CaptureStrip
-from dealerbutton.store import Store
+from dealerbutton.board.capture import CaptureStrip
+from dealerbutton.store import config
+from dealerbutton.store.filestore import Store
 
 CONFIG_NAME = "config.json"
 
